@@ -1,0 +1,240 @@
+"""Events: what happened, each with the audience allowed to see it, and its text in plain words.
+
+An event is a tuple `(audience, code, *args)`: `audience` is a bit mask of the players who may
+see it (all players for public events). Args are ints; their meaning is given per code below.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from .data import (
+    CARD_NAMES,
+    COMBAT_FACE_NAMES,
+    GHOST_NAME,
+    PIRATES,
+    RESOURCE_NAMES,
+    SHORTAGE_NAMES,
+    SPACE_COST,
+    SPACE_TYPE,
+    SPACE_TYPE_NAMES,
+    TREASURE_TITLES,
+    PORT,
+    SEA,
+)
+
+# code: (name, template). Args are named in the template: ship names are {0}, {1}… via helpers.
+(
+    E_START,
+    E_DRAW,
+    E_DRAW_SEEN,
+    E_CAPTAIN,
+    E_ROLL,
+    E_DICE,
+    E_CHOSE,
+    E_CHOSE_SEEN,
+    E_REVEAL,
+    E_MOVE,
+    E_FINISH,
+    E_IGNORED,
+    E_PAY,
+    E_SHORTAGE,
+    E_SHORTAGE_DIE,
+    E_FALLBACK,
+    E_LOAD,
+    E_DUMP,
+    E_LOAD_IGNORED,
+    E_POWER,
+    E_FACE_DOWN,
+    E_FACE_DOWN_SEEN,
+    E_BATTLE,
+    E_POWDER,
+    E_DIE,
+    E_SABRE,
+    E_WIN,
+    E_TIE,
+    E_TAKE,
+    E_STEAL_POWER,
+    E_STEAL_BLIND,
+    E_STEAL_SEEN,
+    E_GIVE,
+    E_GIVE_SEEN,
+    E_OVERBOARD,
+    E_NOTHING,
+    E_GHOST_DIRECTION,
+    E_RESHUFFLE,
+    E_HAND_FULL,
+    E_GAME_END,
+    E_ROUND,
+    E_NO_TREASURE,
+) = range(42)
+
+EVENT_NAMES: Final = (
+    "start",
+    "draw",
+    "draw_seen",
+    "captain",
+    "roll",
+    "dice",
+    "chose",
+    "chose_seen",
+    "reveal",
+    "move",
+    "finish",
+    "ignored",
+    "pay",
+    "shortage",
+    "shortage_die",
+    "fallback",
+    "load",
+    "dump",
+    "load_ignored",
+    "power",
+    "face_down",
+    "face_down_seen",
+    "battle",
+    "powder",
+    "die",
+    "sabre",
+    "win",
+    "tie",
+    "take",
+    "steal_power",
+    "steal_blind",
+    "steal_seen",
+    "give",
+    "give_seen",
+    "overboard",
+    "nothing",
+    "ghost_direction",
+    "reshuffle",
+    "hand_full",
+    "game_end",
+    "round",
+    "no_treasure",
+)
+
+
+def ship_name(ship: int, players: int) -> str:
+    return GHOST_NAME if ship >= players else PIRATES[ship]
+
+
+def space_words(space: int) -> str:
+    t = SPACE_TYPE[space]
+    if t == PORT:
+        return f"space {space} (a {SPACE_COST[space]}-doubloon port)"
+    if t == SEA:
+        return f"space {space} (a {SPACE_COST[space]}-food sea space)"
+    return f"space {space} ({SPACE_TYPE_NAMES[t]})"
+
+
+def describe(event: Sequence[int], players: int) -> str:
+    """The event in plain words."""
+    code, a = event[1], event[2:]
+
+    def n(i: int) -> str:
+        return ship_name(a[i], players)
+
+    if code == E_START:
+        return f"The race begins: {a[0]} players" + (" and the Ghost Ship" if a[1] else "") + "."
+    if code == E_ROUND:
+        return f"Round {a[0]} begins."
+    if code == E_DRAW:
+        return f"{n(0)} draws a card."
+    if code == E_DRAW_SEEN:
+        return f"{n(0)} draws {CARD_NAMES[a[1]]}."
+    if code == E_CAPTAIN:
+        return f"{n(0)} is the Captain."
+    if code == E_ROLL:
+        return f"The Captain rolls {a[0]} and {a[1]}."
+    if code == E_DICE:
+        return f"{n(0)} puts {a[1]} in the morning and {a[2]} in the evening."
+    if code == E_CHOSE:
+        return f"{n(0)} chooses a card."
+    if code == E_CHOSE_SEEN:
+        return f"{n(0)} chooses {CARD_NAMES[a[1]]}."
+    if code == E_REVEAL:
+        return f"{n(0)} reveals {CARD_NAMES[a[1]]}."
+    if code == E_MOVE:
+        way = "forward" if a[3] else "backward"
+        crossed = " across the start line" if a[4] else ""
+        return f"{n(0)} moves {way}{crossed} from space {a[1]} to {space_words(a[2])}."
+    if code == E_FINISH:
+        return f"{n(0)} completes the lap and reaches Port Royal: this is the last round."
+    if code == E_IGNORED:
+        return f"{n(0)} has finished; the evening action is ignored."
+    if code == E_PAY:
+        return f"{n(0)} pays {a[2]} {RESOURCE_NAMES[a[1]]} for space {a[3]}."
+    if code == E_SHORTAGE:
+        return (
+            f"Shortage! {n(0)} owes {a[3]} {RESOURCE_NAMES[a[1]]} but has only {a[2]}, "
+            "and pays it all."
+        )
+    if code == E_SHORTAGE_DIE:
+        return f"{n(0)} rolls the shortage die: {COMBAT_FACE_NAMES[a[1]]} ({SHORTAGE_NAMES[a[2]]})."
+    if code == E_FALLBACK:
+        return f"{n(0)} falls back from space {a[1]} to {space_words(a[2])}."
+    if code == E_LOAD:
+        return f"{n(0)} loads {a[2]} {RESOURCE_NAMES[a[1]]} into hold {a[3] + 1}."
+    if code == E_DUMP:
+        return f"{n(0)} empties hold {a[3] + 1} ({a[2]} {RESOURCE_NAMES[a[1]]}) to make room."
+    if code == E_LOAD_IGNORED:
+        return f"{n(0)} has no hold for {a[2]} {RESOURCE_NAMES[a[1]]}: they go back to the bank."
+    if code == E_POWER:
+        return f"{n(0)} finds {TREASURE_TITLES[a[1]]}!"
+    if code == E_FACE_DOWN:
+        return f"{n(0)} finds a face-down treasure card."
+    if code == E_FACE_DOWN_SEEN:
+        return f"{n(0)}'s face-down treasure is {TREASURE_TITLES[a[1]]}."
+    if code == E_NO_TREASURE:
+        return f"{n(0)} finds the lair already looted."
+    if code == E_BATTLE:
+        return f"Battle! {n(0)} attacks {n(1)} on space {a[2]}."
+    if code == E_POWDER:
+        return f"{n(0)} spends {a[1]} gunpowder."
+    if code == E_DIE:
+        if a[1] == 5:
+            return f"{n(0)} rolls the star!"
+        return f"{n(0)} rolls {COMBAT_FACE_NAMES[a[1]]}: firepower {a[2]}."
+    if code == E_SABRE:
+        return f"{n(0)} uses Saran's Sabre: {n(1)} must roll again."
+    if code == E_WIN:
+        return f"{n(0)} wins the battle against {n(1)}."
+    if code == E_TIE:
+        return f"The battle between {n(0)} and {n(1)} is a tie: nothing happens."
+    if code == E_TAKE:
+        return f"{n(0)} takes {a[3]} {RESOURCE_NAMES[a[2]]} from {n(1)}."
+    if code == E_STEAL_POWER:
+        return f"{n(0)} steals {TREASURE_TITLES[a[2]]} from {n(1)}."
+    if code == E_STEAL_BLIND:
+        return f"{n(0)} steals a face-down treasure card from {n(1)}."
+    if code == E_STEAL_SEEN:
+        return f"The card {n(0)} stole from {n(1)} is {TREASURE_TITLES[a[2]]}."
+    if code == E_GIVE:
+        return f"{n(0)} gives {n(1)} a cursed treasure."
+    if code == E_GIVE_SEEN:
+        return f"The cursed treasure {n(0)} gave {n(1)} is {TREASURE_TITLES[a[2]]}."
+    if code == E_OVERBOARD:
+        return f"The Ghost Ship throws {_overboard_words(a[1], a[2])} overboard."
+    if code == E_NOTHING:
+        return f"{n(0)} takes nothing."
+    if code == E_GHOST_DIRECTION:
+        why = ("it is alone in the lead", "it is alone in last place", "the Captain chooses")[a[1]]
+        return f"The Ghost Ship moves {'forward' if a[0] else 'backward'} ({why})."
+    if code == E_RESHUFFLE:
+        return f"{n(0)} shuffles the discard pile into a new draw pile."
+    if code == E_HAND_FULL:
+        return f"{n(0)} holds {a[1]} cards and draws none."
+    if code == E_GAME_END:
+        reason = "a ship finished the race" if a[0] == 0 else f"the {a[0]}-round limit was reached"
+        return f"The game ends: {reason}."
+    return EVENT_NAMES[code]
+
+
+def _overboard_words(kind: int, what: int) -> str:
+    if kind == 0:  # resources: what = resource type
+        return f"the stolen {RESOURCE_NAMES[what]}"
+    if kind == 1:
+        return TREASURE_TITLES[what]
+    return "a face-down treasure card"

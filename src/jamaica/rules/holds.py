@@ -1,0 +1,145 @@
+"""Holds: loading (RULES §5) and paying from chosen holds (§6), as tasks and decisions.
+
+Holds are interchangeable except the 6th Hold (slot 5, it can be stolen with its contents, R12),
+so the choices offered are deduplicated: among regular holds with the same contents only the
+first is listed.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .actions import ACTIONS, LOAD, PAY, Action
+from .data import EMPTY, HOLD6, HOLDS, SIXTH, SLOTS
+from .events import E_DUMP, E_LOAD, E_LOAD_IGNORED
+from .ops import K_LOAD, K_PAY, T_LOAD, T_PAY, Task, ask, decision, ev, task
+
+if TYPE_CHECKING:
+    from .state import State
+
+LOAD_ACTIONS = ACTIONS[LOAD : LOAD + SLOTS]
+PAY_ACTIONS = ACTIONS[PAY : PAY + SLOTS]
+
+
+def slot_count(s: State, ship: int) -> int:
+    """Usable hold slots: 5, or 6 for the owner of the 6th Hold card."""
+    return SLOTS if s.pw[HOLD6] == ship else HOLDS
+
+
+def total(s: State, ship: int, resource: int) -> int:
+    base = ship * SLOTS
+    ht, hn = s.ht, s.hn
+    return sum(hn[i] for i in range(base, base + slot_count(s, ship)) if ht[i] == resource)
+
+
+def empty_all(s: State, ship: int, resource: int) -> int:
+    """Pay everything of a resource (a shortage, §7); returns how much that was."""
+    base = ship * SLOTS
+    ht, hn = s.ht, s.hn
+    paid = 0
+    for i in range(base, base + slot_count(s, ship)):
+        if ht[i] == resource:
+            paid += hn[i]
+            ht[i] = EMPTY
+            hn[i] = 0
+    return paid
+
+
+def pay_options(s: State, ship: int, resource: int) -> list[Action]:
+    base = ship * SLOTS
+    ht, hn = s.ht, s.hn
+    seen: list[int] = []
+    out: list[Action] = []
+    for h in range(slot_count(s, ship)):
+        i = base + h
+        if ht[i] == resource:
+            if h == SIXTH:
+                out.append(PAY_ACTIONS[h])
+            elif hn[i] not in seen:
+                seen.append(hn[i])
+                out.append(PAY_ACTIONS[h])
+    return out
+
+
+def load_options(s: State, ship: int, resource: int) -> list[Action]:
+    """Empty holds if any (the first regular one, and the 6th Hold); otherwise the holds of a
+    different type that may be emptied; none if every hold holds this type (§5)."""
+    base = ship * SLOTS
+    ht, hn = s.ht, s.hn
+    n = slot_count(s, ship)
+    out: list[Action] = []
+    regular_empty = False
+    for h in range(n):
+        if ht[base + h] == EMPTY and (h == SIXTH or not regular_empty):
+            out.append(LOAD_ACTIONS[h])
+            regular_empty = regular_empty or h != SIXTH
+    if out:
+        return out
+    seen: list[tuple[int, int]] = []
+    for h in range(n):
+        i = base + h
+        if ht[i] != resource:
+            if h == SIXTH:
+                out.append(LOAD_ACTIONS[h])
+            elif (ht[i], hn[i]) not in seen:
+                seen.append((ht[i], hn[i]))
+                out.append(LOAD_ACTIONS[h])
+    return out
+
+
+@task(T_LOAD)
+def load(s: State, t: Task) -> None:
+    _, ship, resource, amount, decider = t
+    options = load_options(s, ship, resource)
+    if not options:
+        ev(s, s.all, E_LOAD_IGNORED, ship, resource, amount)
+        return
+    ask(s, K_LOAD, decider, (ship, resource, amount), options)
+
+
+@decision(K_LOAD)
+def _load_into(s: State, ctx: tuple[Any, ...], a: Action) -> None:
+    ship, resource, amount = ctx
+    h = a - LOAD
+    i = ship * SLOTS + h
+    if s.ht[i] != EMPTY:
+        ev(s, s.all, E_DUMP, ship, s.ht[i], s.hn[i], h)
+    s.ht[i] = resource
+    s.hn[i] = amount
+    ev(s, s.all, E_LOAD, ship, resource, amount, h)
+
+
+def pay(s: State, ship: int, resource: int, amount: int) -> None:
+    """Pay `amount` tokens of `resource` (which the ship has), asking from which holds."""
+    while amount > 0:
+        have = total(s, ship, resource)
+        if have == amount:
+            empty_all(s, ship, resource)
+            return
+        options = pay_options(s, ship, resource)
+        if len(options) > 1:
+            s.q = (K_PAY, ship, (ship, resource, amount))
+            s.legal = options
+            s.probs = None
+            return
+        _take_one(s, ship, options[0] - PAY)
+        amount -= 1
+
+
+def _take_one(s: State, ship: int, h: int) -> None:
+    i = ship * SLOTS + h
+    s.hn[i] -= 1
+    if s.hn[i] == 0:
+        s.ht[i] = EMPTY
+
+
+@task(T_PAY)
+def _pay_task(s: State, t: Task) -> None:
+    pay(s, t[1], t[2], t[3])
+
+
+@decision(K_PAY)
+def _pay_from(s: State, ctx: tuple[Any, ...], a: Action) -> None:
+    ship, resource, amount = ctx
+    _take_one(s, ship, a - PAY)
+    pay(s, ship, resource, amount - 1)

@@ -1,0 +1,47 @@
+"""End-of-game scoring and tie-breaks (RULES §9, R8)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple
+
+from .board import moves_left
+from .data import FINISH_SCORE, GOLD, NO_SCORE, PORT_ROYAL, SLOTS, SPACE_SCORE, TREASURE_VALUES
+
+if TYPE_CHECKING:
+    from .state import State
+
+
+class Score(NamedTuple):
+    position: int
+    doubloons: int
+    treasures: int
+
+    @property
+    def total(self) -> int:
+        return self.position + self.doubloons + self.treasures
+
+
+def position_score(space: int, lap: int) -> int:
+    """15 for a finished ship; −5 behind the start line or on Port Royal unfinished (§9)."""
+    if lap >= 1 and space == PORT_ROYAL:
+        return FINISH_SCORE
+    if lap < 0:
+        return NO_SCORE
+    return SPACE_SCORE[space]
+
+
+def score(s: State, ship: int) -> Score:
+    base = ship * SLOTS
+    gold = sum(s.hn[i] for i in range(base, base + SLOTS) if s.ht[i] == GOLD)
+    treasures = sum(TREASURE_VALUES[card & 15] for card in s.fd[ship])
+    return Score(position_score(s.pos[ship], s.lap[ship]), gold, treasures)
+
+
+def winners(s: State) -> list[int]:
+    """Highest total; tie: furthest along (fewest moves left, R8); still tied: all of them."""
+    totals = [score(s, k).total for k in range(s.ns)]
+    best = max(totals)
+    tied = [k for k in range(s.ns) if totals[k] == best]
+    left = {k: moves_left(s.pos[k], s.lap[k]) for k in tied}
+    nearest = min(left.values())
+    return [k for k in tied if left[k] == nearest]

@@ -1,0 +1,312 @@
+"""The game state: what is on the table, the one pending question, and the public API.
+
+A `State` is mutable; `apply()` answers the pending question (a player's decision or a chance
+outcome) and runs the game on to the next one. `clone()` is cheap; `to_dict()` / `from_dict()`
+round-trip exactly.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from . import battle as _battle  # noqa: F401  (registers its handlers)
+from . import holds as _holds  # noqa: F401
+from . import shortage as _shortage  # noqa: F401
+from . import turns as _turns  # noqa: F401
+from .actions import ACTIONS, NUM_ACTIONS, Action, ParseError
+from .board import moves_left
+from .config import Config
+from .data import (
+    ALL_CARDS_MASK,
+    FOOD,
+    GHOST_GOLD,
+    GOLD,
+    LADY_BETH,
+    LAIR_SPACES,
+    NUM_POWERS,
+    SLOTS,
+    START_FOOD,
+    START_GOLD,
+    TREASURE_COUNTS,
+)
+from .events import E_START
+from .ops import CHANCE, DECIDE, KIND_NAMES, T_DRAW, T_FIRST_CAPTAIN, TERMINAL, ev, run
+from .scoring import Score, score, winners
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal now; the state is left unchanged."""
+
+
+class State:
+    __slots__ = (
+        "cfg",
+        "n",
+        "ns",
+        "gh",
+        "classic",
+        "all",
+        "rnd",
+        "cap",
+        "roll",
+        "morning",
+        "evening",
+        "pos",
+        "lap",
+        "ht",
+        "hn",
+        "pw",
+        "pile",
+        "fd",
+        "ob",
+        "tokens",
+        "hand",
+        "drawp",
+        "disc",
+        "kh",
+        "chosen",
+        "ending",
+        "battle",
+        "stack",
+        "q",
+        "legal",
+        "probs",
+        "events",
+        "history",
+    )
+
+    cfg: Config
+    n: int  # players
+    ns: int  # ships (players + the Ghost Ship)
+    gh: int  # the Ghost Ship's ship index, or -1
+    classic: bool
+    all: int  # bit mask of every player: the audience of public events
+    rnd: int  # the current round, from 1 (0 during setup)
+    cap: int  # the Captain (-1 before the first is drawn)
+    roll: tuple[int, ...]
+    morning: int
+    evening: int
+    pos: list[int]  # per ship: its space
+    lap: list[int]  # per ship: <0 behind the start line, 0 racing, 1 finished
+    ht: list[int]  # per ship × 6 hold slots: the resource held (EMPTY, FOOD, GUNPOWDER, GOLD)
+    hn: list[int]  # per ship × 6 hold slots: how many tokens
+    pw: list[int]  # per power: its owner (face up), -1 not drawn, -2 overboard
+    pile: list[int]  # per treasure type: cards not drawn yet (the pile and the cards out of play)
+    fd: list[tuple[int, ...]]  # per ship: face-down cards (type | class << 4 | knowers << 6)
+    ob: tuple[int, ...]  # face-down cards thrown overboard by the Ghost Ship
+    tokens: int  # bit mask of the lair spaces still holding their treasure token
+    hand: list[int]  # per player: bit mask of action cards in hand
+    drawp: list[int]  # per player: bit mask of the draw pile (unordered)
+    disc: list[int]  # per player: bit mask of the discard pile (public)
+    kh: list[int]  # per player: cards everyone knows to be in that hand (since a reshuffle)
+    chosen: list[int]  # per player: the card chosen this round and not yet revealed, or -1
+    ending: bool  # a ship has finished: the game ends with this round
+    battle: list[int] | None
+    stack: list[tuple[Any, ...]]
+    q: tuple[int, int, tuple[Any, ...]] | None  # (kind, who decides, context)
+    legal: list[Action]
+    probs: list[float] | None
+    events: list[tuple[int, ...]] | None
+    history: list[int]
+
+    def __init__(self, config: Config | None = None, *, log: bool = True) -> None:
+        cfg = config if config is not None else Config()
+        if not isinstance(cfg, Config):
+            raise ValueError(f"expected a jamaica.Config, not {type(cfg).__name__}")
+        self.cfg = cfg
+        n, ns = cfg.players, cfg.ships
+        self.n, self.ns = n, ns
+        self.gh = n if cfg.ghost else -1
+        self.classic = cfg.classic
+        self.all = (1 << n) - 1
+        self.rnd, self.cap = 0, -1
+        self.roll, self.morning, self.evening = (), 0, 0
+        self.pos, self.lap = [0] * ns, [0] * ns
+        self.ht, self.hn = [0] * (ns * SLOTS), [0] * (ns * SLOTS)
+        for p in range(n):
+            self.ht[p * SLOTS], self.hn[p * SLOTS] = FOOD, START_FOOD
+            self.ht[p * SLOTS + 1], self.hn[p * SLOTS + 1] = GOLD, START_GOLD
+        self.pw = [-1] * NUM_POWERS
+        self.pile = list(TREASURE_COUNTS)
+        if self.gh >= 0:
+            g = self.gh * SLOTS
+            self.ht[g], self.hn[g] = GOLD, GHOST_GOLD[0]
+            self.ht[g + 1], self.hn[g + 1] = GOLD, GHOST_GOLD[1]
+            self.pw[LADY_BETH] = self.gh
+            self.pile[LADY_BETH] = 0
+        self.fd = [()] * ns
+        self.ob = ()
+        self.tokens = sum(1 << space for space in LAIR_SPACES)
+        self.hand, self.drawp = [0] * n, [ALL_CARDS_MASK] * n
+        self.disc, self.kh, self.chosen = [0] * n, [0] * n, [-1] * n
+        self.ending = False
+        self.battle = None
+        self.q, self.legal, self.probs = None, [], None
+        self.events = [] if log else None
+        self.history = []
+        ev(self, self.all, E_START, n, int(self.gh >= 0))
+        self.stack = [(T_FIRST_CAPTAIN,)] + [(T_DRAW, p) for p in reversed(range(n))]
+        run(self)
+
+    # --- the question ------------------------------------------------------------------------
+    def current_player(self) -> int:
+        """The player who decides now, or CHANCE, or TERMINAL."""
+        assert self.q is not None
+        return self.q[1]
+
+    def is_chance_node(self) -> bool:
+        return self.current_player() == CHANCE
+
+    def is_terminal(self) -> bool:
+        return self.current_player() == TERMINAL
+
+    def decision_kind(self) -> str:
+        """The kind of the pending question (e.g. "move", "combat_die"), "" when over."""
+        assert self.q is not None
+        return "" if self.q[1] == TERMINAL else KIND_NAMES[self.q[0]]
+
+    def legal_actions(self) -> list[Action]:
+        return list(self.legal)
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        if not self.is_chance_node():
+            raise ValueError("not a chance node: chance_outcomes() has nothing to list")
+        if self.probs is None:
+            p = 1.0 / len(self.legal)
+            return [(a, p) for a in self.legal]
+        return list(zip(self.legal, self.probs))
+
+    def sample_chance(self, rng: random.Random) -> Action:
+        """Draw a chance outcome with its probability."""
+        if self.probs is None:
+            return self.legal[int(rng.random() * len(self.legal))]
+        x = rng.random()
+        acc = 0.0
+        for a, p in zip(self.legal, self.probs):
+            acc += p
+            if x < acc:
+                return a
+        return self.legal[-1]
+
+    def apply(self, action: Action | int | str) -> None:
+        """Answer the pending question. An illegal action raises IllegalActionError and leaves
+        the state unchanged."""
+        a = self._check_action(action)
+        assert self.q is not None
+        kind, _, ctx = self.q
+        self.q = None
+        self.history.append(int(a))
+        DECIDE[kind](self, ctx, a)
+        run(self)
+
+    def _check_action(self, action: Action | int | str) -> Action:
+        if self.q is None or self.q[1] == TERMINAL:
+            raise IllegalActionError("the game is over: no action is legal")
+        if isinstance(action, str):
+            try:
+                action = Action.parse(action)
+            except ParseError as e:
+                raise IllegalActionError(f"{e}; legal now: {self._legal_text()}") from None
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise IllegalActionError(f"an action is an Action or an id, not {action!r}")
+        if action not in self.legal:
+            name = str(ACTIONS[action]) if 0 <= action < NUM_ACTIONS else f"id {action}"
+            raise IllegalActionError(f"{name!r} is not legal now; legal: {self._legal_text()}")
+        return ACTIONS[action]
+
+    def _legal_text(self) -> str:
+        return ", ".join(str(a) for a in self.legal)
+
+    # --- results -------------------------------------------------------------------------------
+    def scores(self) -> list[Score]:
+        """Per ship (the Ghost Ship last): position, doubloons and treasures; `.total`."""
+        return [score(self, k) for k in range(self.ns)]
+
+    def winners(self) -> list[int]:
+        """The winning ships (R8 tie-break; several on a shared victory). Valid at any time;
+        final once the game is over."""
+        return winners(self)
+
+    def moves_left(self, ship: int) -> int:
+        """R8: fewest moves for the ship to finish."""
+        return moves_left(self.pos[ship], self.lap[ship])
+
+    # --- copies ---------------------------------------------------------------------------------
+    def clone(self, *, log: bool | None = None) -> State:
+        """An independent copy; `log=False` drops the event log (faster, for search)."""
+        c = object.__new__(State)
+        c.cfg, c.n, c.ns, c.gh = self.cfg, self.n, self.ns, self.gh
+        c.classic, c.all, c.rnd, c.cap = self.classic, self.all, self.rnd, self.cap
+        c.roll, c.morning, c.evening = self.roll, self.morning, self.evening
+        c.pos, c.lap, c.ht, c.hn = self.pos[:], self.lap[:], self.ht[:], self.hn[:]
+        c.pw, c.pile, c.fd, c.ob = self.pw[:], self.pile[:], self.fd[:], self.ob
+        c.tokens = self.tokens
+        c.hand, c.drawp, c.disc = self.hand[:], self.drawp[:], self.disc[:]
+        c.kh, c.chosen, c.ending = self.kh[:], self.chosen[:], self.ending
+        c.battle = None if self.battle is None else self.battle[:]
+        c.stack, c.q, c.legal, c.probs = self.stack[:], self.q, self.legal, self.probs
+        events = self.events
+        if log is None:
+            c.events = None if events is None else events[:]
+        else:
+            c.events = (events[:] if events is not None else []) if log else None
+        c.history = self.history[:]
+        return c
+
+    __copy__ = clone
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        return self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        who = self.current_player()
+        if who == TERMINAL:
+            return f"<State {self.cfg.players}p round {self.rnd}: game over>"
+        whom = "chance" if who == CHANCE else f"player {who}"
+        return f"<State {self.cfg.players}p round {self.rnd}: {self.decision_kind()} by {whom}>"
+
+    # --- serialization, views, determinization, questions in words (see the modules) -----
+    def to_dict(self) -> dict[str, Any]:
+        from .serialize import state_to_dict
+
+        return state_to_dict(self)
+
+    @staticmethod
+    def from_dict(d: Any) -> State:
+        from .serialize import state_from_dict
+
+        return state_from_dict(d)
+
+    def view(self, player: int | None) -> dict[str, Any]:
+        """Everything `player` may see (RULES §11), JSON-safe; `None`: a spectator."""
+        from .view import view
+
+        return view(self, player)
+
+    def events_for(self, player: int | None) -> list[dict[str, Any]]:
+        """The events `player` may see, in plain words; `None`: public events only."""
+        from .view import events_for
+
+        return events_for(self, player)
+
+    def resample(self, player: int, rng: random.Random) -> State:
+        """A complete state consistent with `player`'s view, hidden parts drawn at random."""
+        from .resample import resample
+
+        return resample(self, player, rng)
+
+    def pending(self) -> Any:
+        """The pending question in words: who decides, what, and the legal answers."""
+        from .prompts import pending
+
+        return pending(self)
+
+
+def new_game(config: Config | None = None, *, log: bool = True) -> State:
+    """A new game at its very start (the setup draws and the first Captain are chance events)."""
+    return State(config, log=log)
