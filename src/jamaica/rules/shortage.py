@@ -66,7 +66,7 @@ def classic_fallbacks(s: State, ship: int) -> tuple[int, ...]:
 
 
 def _ask_fallback(s: State, ship: int, spaces: tuple[int, ...], mode: int) -> None:
-    options = tuple((space, False, False) for space in spaces)
+    options = tuple((space, 0, 0) for space in spaces)
     ask(s, K_MOVE, ship, (ship, mode, options), [ACTIONS[MOVE + space] for space in spaces])
 
 

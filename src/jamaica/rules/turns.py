@@ -218,12 +218,14 @@ def _action(s: State, t: Task) -> None:
         s.stack.append((T_LOAD, p, icon, die, p))
 
 
-def move_options(s: State, ship: int, die: int, forward: bool) -> list[tuple[int, bool, bool]]:
+def move_options(s: State, ship: int, die: int, forward: bool) -> list[tuple[int, int, int]]:
+    """(destination, crossed the start line, forward) for each distinct destination (R2)."""
     if forward:
         table = MOVES_FORWARD_RACE if s.lap[ship] == 0 else MOVES_FORWARD_BEHIND
     else:
         table = MOVES_BACKWARD
-    return [(dest, crossed, forward) for dest, crossed in table[s.pos[ship]][die]]
+    way = int(forward)
+    return [(dest, int(crossed), way) for dest, crossed in table[s.pos[ship]][die]]
 
 
 def ask_move(s: State, ship: int, decider: int, die: int, forward: bool, mode: int) -> None:
@@ -243,7 +245,7 @@ def _moved(s: State, ctx: tuple[Any, ...], a: Action) -> None:
     if mode >= M_FALLBACK_2021:
         ev(s, s.all, E_FALLBACK, ship, start, dest)
     else:
-        ev(s, s.all, E_MOVE, ship, start, dest, int(forward), int(crossed))
+        ev(s, s.all, E_MOVE, ship, start, dest, forward, crossed)
     if crossed:
         if not forward:
             s.lap[ship] -= 1
@@ -282,10 +284,8 @@ def settle(s: State, ship: int, mode: int) -> None:
     space = s.pos[ship]
     kind = SPACE_TYPE[space]
     if kind == LAIR:
-        bit = 1 << space
-        if s.tokens & bit:
-            s.tokens &= ~bit
-            s.stack.append((T_TREASURE, ship))
+        if s.tokens >> space & 1:
+            s.stack.append((T_TREASURE, ship, space))
         return
     if mode == M_GHOST or mode == M_FALLBACK_2021 or (kind != PORT and kind != SEA):
         return
@@ -310,13 +310,14 @@ def _treasure(s: State, t: Task) -> None:
     pile = s.pile
     n = sum(pile)
     legal = [TREASURE_ACTIONS[k] for k in range(NUM_TREASURE_TYPES) if pile[k]]
-    chance(s, C_TREASURE, (t[1],), legal, [pile[a - TREASURE] / n for a in legal])
+    chance(s, C_TREASURE, (t[1], t[2]), legal, [pile[a - TREASURE] / n for a in legal])
 
 
 @decision(C_TREASURE)
 def _treasure_drawn(s: State, ctx: tuple[Any, ...], a: Action) -> None:
-    ship = ctx[0]
+    ship, space = ctx
     kind = a - TREASURE
+    s.tokens &= ~(1 << space)  # the token leaves the lair as its card is drawn
     s.pile[kind] -= 1
     if ship == s.gh:  # face down, unseen by all (§10)
         s.fd[ship] += (encode_card(kind, CLASS_ANY, 0),)
@@ -389,5 +390,3 @@ def _drawn(s: State, ctx: tuple[Any, ...], a: Action) -> None:
     ev(s, 1 << p, E_DRAW_SEEN, p, c)
     s.stack.append((T_DRAW, p))
 
-
-__all__ = ["ghost_controller", "player_bit", "encode_card", "settle", "ask_move", "SEA"]

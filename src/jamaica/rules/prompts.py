@@ -1,0 +1,172 @@
+"""The pending question in plain words, for front ends: who decides, what, and each option."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .actions import (
+    ATTACK,
+    BLIND,
+    CAPTAIN,
+    DIE,
+    DRAW,
+    GIVE,
+    LOAD,
+    MORNING,
+    MOVE,
+    PAY,
+    PLAY,
+    POWDER,
+    REROLL,
+    ROLL,
+    ROLL_PAIRS,
+    STEAL,
+    STEAL_BLIND,
+    TAKE,
+    TREASURE,
+    Action,
+)
+from .data import (
+    CARD_NAMES,
+    COMBAT_FACE_NAMES,
+    CURSED,
+    RESOURCE_NAMES,
+    SLOTS,
+    TREASURE_TITLES,
+)
+from .events import ship_name, space_words
+from .ops import (
+    C_BLIND,
+    C_CAPTAIN,
+    C_DIE,
+    C_DRAW,
+    C_ROLL,
+    C_TREASURE,
+    CHANCE,
+    K_ATTACK,
+    K_LOAD,
+    K_MORNING,
+    K_MOVE,
+    K_PAY,
+    K_PLAY,
+    K_POWDER,
+    K_SABRE,
+    K_SPOILS,
+    KIND_NAMES,
+    M_GHOST,
+    TERMINAL,
+)
+
+if TYPE_CHECKING:
+    from .state import State
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The pending question. `player` is the deciding player, CHANCE, or TERMINAL."""
+
+    player: int
+    kind: str
+    prompt: str
+    actions: tuple[Action, ...]
+    options: tuple[str, ...]  # a plain-words label per action
+    context: dict[str, Any]
+
+
+def _hold(s: State, ship: int, h: int) -> str:
+    i = ship * SLOTS + h
+    name = "the 6th Hold" if h == 5 else f"hold {h + 1}"
+    if s.hn[i] == 0:
+        return f"{name} (empty)"
+    return f"{name} ({s.hn[i]} {RESOURCE_NAMES[s.ht[i]]})"
+
+
+def pending(s: State) -> Decision:
+    assert s.q is not None
+    kind, who, ctx = s.q
+    if who == TERMINAL:
+        return Decision(TERMINAL, "", "The game is over.", (), (), {})
+    n = s.n
+    legal = tuple(s.legal)
+    name = "" if who == CHANCE else ship_name(who, n)
+    context: dict[str, Any] = {}
+    labels: list[str] = []
+    if kind == K_MORNING:
+        prompt = f"{name}, Captain: the dice show {ctx[0]} and {ctx[1]}. Which die is the morning die?"
+        labels = [f"{a - MORNING + 1} in the morning" for a in legal]
+    elif kind == K_PLAY:
+        prompt = f"{name}: choose an action card (morning {s.morning}, evening {s.evening})."
+        labels = [CARD_NAMES[a - PLAY] for a in legal]
+    elif kind == K_MOVE:
+        ship, mode, options = ctx
+        who_moves = ship_name(ship, n)
+        if mode == M_GHOST:
+            prompt = f"{name}, Captain: where does the Ghost Ship go?"
+        elif mode == 0:
+            prompt = f"{name}: where does {who_moves} go?"
+        else:
+            prompt = f"{name}: shortage — which route does {who_moves} fall back by?"
+        by_dest = {o[0]: o for o in options}
+        for a in legal:
+            dest, _, forward = by_dest[a - MOVE]
+            way = ("forward" if forward else "backward") if mode <= M_GHOST else "back"
+            labels.append(f"{way} to {space_words(dest)}")
+        context = {"ship": ship, "destinations": [a - MOVE for a in legal]}
+    elif kind == K_LOAD:
+        ship, resource, amount = ctx
+        prompt = f"{name}: load {amount} {RESOURCE_NAMES[resource]} into which hold?"
+        labels = [_hold(s, ship, a - LOAD) for a in legal]
+    elif kind == K_PAY:
+        ship, resource, amount = ctx
+        prompt = f"{name}: {amount} {RESOURCE_NAMES[resource]} still to pay — take one from which hold?"
+        labels = [_hold(s, ship, a - PAY) for a in legal]
+    elif kind == K_ATTACK:
+        prompt = f"{name}: the space is crowded — which ship does {ship_name(ctx[0], n)} attack?"
+        labels = [ship_name(a - ATTACK, n) for a in legal]
+    elif kind == K_POWDER:
+        b = s.battle or [0, 0]
+        ship = b[ctx[0]]
+        prompt = f"{name}: how much gunpowder does {ship_name(ship, n)} spend?"
+        labels = [f"{a - POWDER} gunpowder" for a in legal]
+    elif kind == K_SABRE:
+        b = s.battle or [0, 0]
+        prompt = f"{name}: use Saran's Sabre to make {ship_name(b[ctx[0]], n)} roll again?"
+        labels = ["roll again" if a == REROLL else "accept the roll" for a in legal]
+    elif kind == K_SPOILS:
+        winner, loser = ctx
+        prompt = f"{name}: {ship_name(winner, n)} won — choose the spoils from {ship_name(loser, n)}."
+        for a in legal:
+            if TAKE <= a < TAKE + SLOTS:
+                labels.append("take " + _hold(s, loser, a - TAKE))
+            elif STEAL <= a < STEAL_BLIND:
+                labels.append("steal " + TREASURE_TITLES[a - STEAL])
+            elif a == STEAL_BLIND:
+                labels.append("steal a face-down card at random")
+            elif GIVE <= a < GIVE + len(CURSED):
+                labels.append("give " + TREASURE_TITLES[CURSED[a - GIVE]])
+            else:
+                labels.append("take nothing")
+    else:
+        prompt, labels = _chance_words(kind, legal, n)
+    if not labels:
+        labels = [str(a) for a in legal]
+    return Decision(who, KIND_NAMES[kind], prompt, legal, tuple(labels), context)
+
+
+def _chance_words(kind: int, legal: tuple[Action, ...], n: int) -> tuple[str, list[str]]:
+    if kind == C_ROLL:
+        return "Chance: the Captain rolls the action dice.", [
+            "{}-{}".format(*ROLL_PAIRS[a - ROLL]) for a in legal
+        ]
+    if kind == C_DIE:
+        return "Chance: the combat die is rolled.", [COMBAT_FACE_NAMES[a - DIE] for a in legal]
+    if kind == C_DRAW:
+        return "Chance: an action card is drawn.", [CARD_NAMES[a - DRAW] for a in legal]
+    if kind == C_TREASURE:
+        return "Chance: a treasure card is drawn.", [TREASURE_TITLES[a - TREASURE] for a in legal]
+    if kind == C_BLIND:
+        return "Chance: a face-down card is stolen.", [f"card {a - BLIND + 1}" for a in legal]
+    if kind == C_CAPTAIN:
+        return "Chance: the first Captain is drawn.", [ship_name(a - CAPTAIN, n) for a in legal]
+    return "Chance.", []
