@@ -80,12 +80,12 @@ class Action(int):
             raise ParseError(f"unknown action {text!r}") from None
 
 
-_names: list[str] = []
+_NAMES: list[str] = []
 
 
 def _block(names: list[str]) -> int:
-    start = len(_names)
-    _names.extend(names)
+    start = len(_NAMES)
+    _NAMES.extend(names)
     return start
 
 
@@ -104,7 +104,7 @@ STEAL: Final = _block([f"steal {TREASURE_NAMES[t]}" for t in range(NUM_POWERS)])
 STEAL_BLIND: Final = _block(["steal blind"])
 GIVE: Final = _block([f"give {TREASURE_NAMES[t]}" for t in CURSED])
 NOTHING: Final = _block(["nothing"])
-FIRST_CHANCE: Final = len(_names)
+FIRST_CHANCE: Final = len(_NAMES)
 ROLL_PAIRS: Final = tuple((a, b) for a in range(1, 7) for b in range(a, 7))
 ROLL: Final = _block([f"roll {a}-{b}" for a, b in ROLL_PAIRS])
 DIE: Final = _block([f"die {f}" for f in COMBAT_FACE_NAMES])
@@ -114,12 +114,11 @@ MAX_FACE_DOWN: Final = 12
 BLIND: Final = _block([f"blind {i}" for i in range(MAX_FACE_DOWN)])
 CAPTAIN: Final = _block([f"captain {p}" for p in range(6)])
 
-NUM_ACTIONS: Final = len(_names)
+NUM_ACTIONS: Final = len(_NAMES)
 NUM_PLAYER_ACTIONS: Final = FIRST_CHANCE
-ACTION_NAMES: Final = tuple(_names)
+ACTION_NAMES: Final = tuple(_NAMES)
 ACTIONS: Final = tuple(Action(i) for i in range(NUM_ACTIONS))
 _BY_NAME: Final = {n: i for i, n in enumerate(ACTION_NAMES)}
 ROLL_INDEX: Final = {pair: i for i, pair in enumerate(ROLL_PAIRS)}
 assert len(_BY_NAME) == NUM_ACTIONS
 assert NUM_CARDS == 11 and NUM_TREASURE_TYPES == 10
-del _names

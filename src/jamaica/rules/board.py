@@ -94,7 +94,7 @@ def _back_routes(start: int) -> tuple[tuple[int, ...], ...]:
             routes.append(path)
             return
         for p in SPACE_PREV[space]:
-            go(p, path + (p,))
+            go(p, (*path, p))
 
     if start == PORT_ROYAL:
         return ((),)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Final
 
-# --- resources and hold contents -------------------------------------------------------------
+# --- resources and hold contents -----------------------------------------------------------------
 EMPTY: Final = 0
 FOOD: Final = 1
 GUNPOWDER: Final = 2
@@ -20,7 +20,7 @@ HOLDS: Final = 5  # regular holds per ship
 SIXTH: Final = 5  # index of the 6th Hold slot (usable only by the owner of the 6th Hold card)
 SLOTS: Final = 6  # hold slots stored per ship
 
-# --- action cards (morning icon, evening icon) -------------------------------------------------
+# --- action cards (morning icon, evening icon) ---------------------------------------------------
 # Icons: a resource code (FOOD, GUNPOWDER, GOLD) loads; FORWARD / BACKWARD move.
 FORWARD: Final = 4
 BACKWARD: Final = 5
@@ -102,7 +102,7 @@ SHORT_STAY: Final = 3
 SHORTAGE_SYMBOLS: Final = (SHORT_PORT, SHORT_SEA, SHORT_LAIR, SHORT_PORT, SHORT_SEA, SHORT_STAY)
 SHORTAGE_NAMES: Final = ("port", "sea", "lair", "stay")
 
-# --- board (RULES §2) ------------------------------------------------------------------------------
+# --- board (RULES §2) ----------------------------------------------------------------------------
 PORT_ROYAL: Final = 0
 SEA: Final = 1
 PORT: Final = 2

@@ -112,9 +112,7 @@ def play_game(
         s.apply(a)
     if final_state is not None:
         final_state.append(s)
-    return Record(
-        cfg, seed, list(s.history), [sc.total for sc in s.scores()], s.winners(), s.rnd
-    )
+    return Record(cfg, seed, list(s.history), [sc.total for sc in s.scores()], s.winners(), s.rnd)
 
 
 def replay(record: Record, *, log: bool = True) -> State:

@@ -14,14 +14,14 @@ from .data import (
     COMBAT_FACE_NAMES,
     GHOST_NAME,
     PIRATES,
+    PORT,
     RESOURCE_NAMES,
+    SEA,
     SHORTAGE_NAMES,
     SPACE_COST,
     SPACE_TYPE,
     SPACE_TYPE_NAMES,
     TREASURE_TITLES,
-    PORT,
-    SEA,
 )
 
 # code: (name, template). Args are named in the template: ship names are {0}, {1}… via helpers.
@@ -116,6 +116,16 @@ EVENT_NAMES: Final = (
 )
 
 
+def amount(count: int, resource: int) -> str:
+    """ "1 doubloon", "3 doubloons", "2 food", "1 gunpowder"."""
+    word = RESOURCE_NAMES[resource]
+    return f"{count} {word[:-1] if count == 1 and word.endswith('s') else word}"
+
+
+def hold_name(h: int) -> str:
+    return "the 6th Hold" if h == 5 else f"hold {h + 1}"
+
+
 def ship_name(ship: int, players: int) -> str:
     return GHOST_NAME if ship >= players else PIRATES[ship]
 
@@ -165,22 +175,19 @@ def describe(event: Sequence[int], players: int) -> str:
     if code == E_IGNORED:
         return f"{n(0)} has finished; the evening action is ignored."
     if code == E_PAY:
-        return f"{n(0)} pays {a[2]} {RESOURCE_NAMES[a[1]]} for space {a[3]}."
+        return f"{n(0)} pays {amount(a[2], a[1])} for space {a[3]}."
     if code == E_SHORTAGE:
-        return (
-            f"Shortage! {n(0)} owes {a[3]} {RESOURCE_NAMES[a[1]]} but has only {a[2]}, "
-            "and pays it all."
-        )
+        return f"Shortage! {n(0)} owes {amount(a[3], a[1])} but has only {a[2]}, and pays it all."
     if code == E_SHORTAGE_DIE:
         return f"{n(0)} rolls the shortage die: {COMBAT_FACE_NAMES[a[1]]} ({SHORTAGE_NAMES[a[2]]})."
     if code == E_FALLBACK:
         return f"{n(0)} falls back from space {a[1]} to {space_words(a[2])}."
     if code == E_LOAD:
-        return f"{n(0)} loads {a[2]} {RESOURCE_NAMES[a[1]]} into hold {a[3] + 1}."
+        return f"{n(0)} loads {amount(a[2], a[1])} into {hold_name(a[3])}."
     if code == E_DUMP:
-        return f"{n(0)} empties hold {a[3] + 1} ({a[2]} {RESOURCE_NAMES[a[1]]}) to make room."
+        return f"{n(0)} empties {hold_name(a[3])} ({amount(a[2], a[1])}) to make room."
     if code == E_LOAD_IGNORED:
-        return f"{n(0)} has no hold for {a[2]} {RESOURCE_NAMES[a[1]]}: they go back to the bank."
+        return f"{n(0)} has no hold for {amount(a[2], a[1])}: it goes back to the bank."
     if code == E_POWER:
         return f"{n(0)} finds {TREASURE_TITLES[a[1]]}!"
     if code == E_FACE_DOWN:
@@ -204,7 +211,7 @@ def describe(event: Sequence[int], players: int) -> str:
     if code == E_TIE:
         return f"The battle between {n(0)} and {n(1)} is a tie: nothing happens."
     if code == E_TAKE:
-        return f"{n(0)} takes {a[3]} {RESOURCE_NAMES[a[2]]} from {n(1)}."
+        return f"{n(0)} takes {amount(a[3], a[2])} from {n(1)}."
     if code == E_STEAL_POWER:
         return f"{n(0)} steals {TREASURE_TITLES[a[2]]} from {n(1)}."
     if code == E_STEAL_BLIND:
@@ -216,7 +223,7 @@ def describe(event: Sequence[int], players: int) -> str:
     if code == E_GIVE_SEEN:
         return f"The cursed treasure {n(0)} gave {n(1)} is {TREASURE_TITLES[a[2]]}."
     if code == E_OVERBOARD:
-        return f"The Ghost Ship throws {_overboard_words(a[1], a[2])} overboard."
+        return f"The Ghost Ship throws {_overboard_words(a[0], a[1])} overboard."
     if code == E_NOTHING:
         return f"{n(0)} takes nothing."
     if code == E_GHOST_DIRECTION:

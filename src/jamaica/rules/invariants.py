@@ -56,9 +56,11 @@ def check_invariants(s: State) -> None:
         union = 0
         for x in parts:
             union |= x
-        if any(x < 0 for x in parts) or union != ALL_CARDS_MASK or sum(
-            x.bit_count() for x in parts
-        ) != ALL_CARDS_MASK.bit_count():
+        if (
+            any(x < 0 for x in parts)
+            or union != ALL_CARDS_MASK
+            or sum(x.bit_count() for x in parts) != ALL_CARDS_MASK.bit_count()
+        ):
             _fail(f"player {p}'s 11 cards are not each in exactly one place")
         if s.hand[p].bit_count() > HAND_LIMIT_WITH_MAP:
             _fail(f"player {p} holds {s.hand[p].bit_count()} cards")
@@ -101,14 +103,14 @@ def check_invariants(s: State) -> None:
     else:
         if not 0 <= q[0] < len(DECIDE) or not (q[1] == CHANCE or 0 <= q[1] < n):
             _fail(f"pending question {q[:2]}")
-        if len(s.legal) < 2 or len(set(s.legal)) != len(s.legal):
-            _fail("a pending question needs two or more distinct legal actions")
+        if not s.legal or len(set(s.legal)) != len(s.legal):
+            _fail("a pending question needs distinct legal actions")
         if any(not 0 <= a < NUM_ACTIONS for a in s.legal):
             _fail("unknown legal action")
         if s.probs is not None and abs(sum(s.probs) - 1.0) > 1e-9:
             _fail("chance probabilities do not sum to 1")
-    for t in s.stack:
-        if not t or not 0 <= t[0] < len(TASKS):
-            _fail(f"unknown task {t}")
+    for task in s.stack:
+        if not task or not 0 <= task[0] < len(TASKS):
+            _fail(f"unknown task {task}")
     if s.battle is not None and (len(s.battle) != 7 or not all(0 <= x < ns for x in s.battle[:2])):
         _fail("malformed battle")

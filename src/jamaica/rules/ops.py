@@ -63,7 +63,7 @@ TASK_NAMES: Final = (
     "first_captain",
 )
 
-# --- decisions (player) and chance events ----------------------------------------------------------
+# --- decisions (player) and chance events --------------------------------------------------------
 (
     K_MORNING,
     K_PLAY,

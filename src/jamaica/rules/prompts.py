@@ -31,11 +31,10 @@ from .data import (
     CARD_NAMES,
     COMBAT_FACE_NAMES,
     CURSED,
-    RESOURCE_NAMES,
     SLOTS,
     TREASURE_TITLES,
 )
-from .events import ship_name, space_words
+from .events import amount, hold_name, ship_name, space_words
 from .ops import (
     C_BLIND,
     C_CAPTAIN,
@@ -76,10 +75,9 @@ class Decision:
 
 def _hold(s: State, ship: int, h: int) -> str:
     i = ship * SLOTS + h
-    name = "the 6th Hold" if h == 5 else f"hold {h + 1}"
     if s.hn[i] == 0:
-        return f"{name} (empty)"
-    return f"{name} ({s.hn[i]} {RESOURCE_NAMES[s.ht[i]]})"
+        return f"{hold_name(h)} (empty)"
+    return f"{hold_name(h)} ({amount(s.hn[i], s.ht[i])})"
 
 
 def pending(s: State) -> Decision:
@@ -93,7 +91,9 @@ def pending(s: State) -> Decision:
     context: dict[str, Any] = {}
     labels: list[str] = []
     if kind == K_MORNING:
-        prompt = f"{name}, Captain: the dice show {ctx[0]} and {ctx[1]}. Which die is the morning die?"
+        prompt = (
+            f"{name}, Captain: the dice show {ctx[0]} and {ctx[1]}. Which die is the morning die?"
+        )
         labels = [f"{a - MORNING + 1} in the morning" for a in legal]
     elif kind == K_PLAY:
         prompt = f"{name}: choose an action card (morning {s.morning}, evening {s.evening})."
@@ -104,7 +104,8 @@ def pending(s: State) -> Decision:
         if mode == M_GHOST:
             prompt = f"{name}, Captain: where does the Ghost Ship go?"
         elif mode == 0:
-            prompt = f"{name}: where does {who_moves} go?"
+            way = "forward" if options[0][2] else "backward"
+            prompt = f"{name}: {who_moves} moves {way} — choose the branch."
         else:
             prompt = f"{name}: shortage — which route does {who_moves} fall back by?"
         by_dest = {o[0]: o for o in options}
@@ -114,12 +115,12 @@ def pending(s: State) -> Decision:
             labels.append(f"{way} to {space_words(dest)}")
         context = {"ship": ship, "destinations": [a - MOVE for a in legal]}
     elif kind == K_LOAD:
-        ship, resource, amount = ctx
-        prompt = f"{name}: load {amount} {RESOURCE_NAMES[resource]} into which hold?"
+        ship, resource, count = ctx
+        prompt = f"{name}: load {amount(count, resource)} into which hold?"
         labels = [_hold(s, ship, a - LOAD) for a in legal]
     elif kind == K_PAY:
-        ship, resource, amount = ctx
-        prompt = f"{name}: {amount} {RESOURCE_NAMES[resource]} still to pay — take one from which hold?"
+        ship, resource, count = ctx
+        prompt = f"{name}: {amount(count, resource)} still to pay — take one from which hold?"
         labels = [_hold(s, ship, a - PAY) for a in legal]
     elif kind == K_ATTACK:
         prompt = f"{name}: the space is crowded — which ship does {ship_name(ctx[0], n)} attack?"
@@ -135,7 +136,9 @@ def pending(s: State) -> Decision:
         labels = ["roll again" if a == REROLL else "accept the roll" for a in legal]
     elif kind == K_SPOILS:
         winner, loser = ctx
-        prompt = f"{name}: {ship_name(winner, n)} won — choose the spoils from {ship_name(loser, n)}."
+        prompt = (
+            f"{name}: {ship_name(winner, n)} won — choose the spoils from {ship_name(loser, n)}."
+        )
         for a in legal:
             if TAKE <= a < TAKE + SLOTS:
                 labels.append("take " + _hold(s, loser, a - TAKE))

@@ -24,7 +24,7 @@ from .data import (
     NUM_TREASURE_TYPES,
     in_class,
 )
-from .ops import C_DRAW, C_TREASURE, DECIDE, K_PLAY, K_SPOILS, run
+from .ops import C_DRAW, C_TREASURE, K_PLAY, K_SPOILS
 
 if TYPE_CHECKING:
     from .state import State
@@ -93,9 +93,10 @@ def resample(s: State, player: int, rng: random.Random) -> State:
 
 
 def _refresh_pending(c: State) -> None:
-    """Recompute the legal actions of a pending question that depended on hidden cards."""
+    """Recompute the legal actions of a pending question that depended on hidden cards. (It may
+    be left with a single answer, which `apply` then accepts, so the view stays the same.)"""
     assert c.q is not None
-    kind, who, ctx = c.q
+    kind, _, ctx = c.q
     if kind == K_PLAY:
         c.legal = [ACTIONS[PLAY + k] for k in _bits(c.hand[ctx[0]])]
     elif kind == K_SPOILS:
@@ -106,9 +107,4 @@ def _refresh_pending(c: State) -> None:
         n = sum(c.pile)
         c.legal = [ACTIONS[TREASURE + t] for t in range(NUM_TREASURE_TYPES) if c.pile[t]]
         c.probs = [c.pile[a - TREASURE] / n for a in c.legal]
-    else:
-        return
-    if len(c.legal) == 1:  # as the engine does: a single answer is applied at once
-        c.q = None
-        DECIDE[kind](c, ctx, c.legal[0])
-        run(c)
+

@@ -62,7 +62,9 @@ def state_to_dict(s: State) -> dict[str, Any]:
 
 def _ints(d: dict[str, Any], key: str, length: int | None = None) -> list[int]:
     v = d[key]
-    if not isinstance(v, list) or not all(isinstance(x, int) and not isinstance(x, bool) for x in v):
+    if not isinstance(v, list) or not all(
+        isinstance(x, int) and not isinstance(x, bool) for x in v
+    ):
         raise ValueError(f"corrupt state: {key!r} must be a list of integers")
     if length is not None and len(v) != length:
         raise ValueError(f"corrupt state: {key!r} must have {length} entries, not {len(v)}")

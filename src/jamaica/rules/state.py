@@ -41,39 +41,39 @@ class IllegalActionError(ValueError):
 
 class State:
     __slots__ = (
+        "all",
+        "battle",
+        "cap",
         "cfg",
+        "chosen",
+        "classic",
+        "disc",
+        "drawp",
+        "ending",
+        "evening",
+        "events",
+        "fd",
+        "gh",
+        "hand",
+        "history",
+        "hn",
+        "ht",
+        "kh",
+        "lap",
+        "legal",
+        "morning",
         "n",
         "ns",
-        "gh",
-        "classic",
-        "all",
-        "rnd",
-        "cap",
-        "roll",
-        "morning",
-        "evening",
-        "pos",
-        "lap",
-        "ht",
-        "hn",
-        "pw",
-        "pile",
-        "fd",
         "ob",
-        "tokens",
-        "hand",
-        "drawp",
-        "disc",
-        "kh",
-        "chosen",
-        "ending",
-        "battle",
-        "stack",
-        "q",
-        "legal",
+        "pile",
+        "pos",
         "probs",
-        "events",
-        "history",
+        "pw",
+        "q",
+        "rnd",
+        "roll",
+        "stack",
+        "tokens",
     )
 
     cfg: Config
@@ -175,7 +175,7 @@ class State:
         if self.probs is None:
             p = 1.0 / len(self.legal)
             return [(a, p) for a in self.legal]
-        return list(zip(self.legal, self.probs))
+        return list(zip(self.legal, self.probs, strict=True))
 
     def sample_chance(self, rng: random.Random) -> Action:
         """Draw a chance outcome with its probability."""
@@ -183,7 +183,7 @@ class State:
             return self.legal[int(rng.random() * len(self.legal))]
         x = rng.random()
         acc = 0.0
-        for a, p in zip(self.legal, self.probs):
+        for a, p in zip(self.legal, self.probs, strict=True):
             acc += p
             if x < acc:
                 return a
@@ -209,7 +209,10 @@ class State:
             except ParseError as e:
                 raise IllegalActionError(f"{e}; legal now: {self._legal_text()}") from None
         if isinstance(action, bool) or not isinstance(action, int):
-            raise IllegalActionError(f"an action is an Action or an id, not {action!r}")
+            raise IllegalActionError(
+                f"an action is an Action, its id or its text, not {action!r}; "
+                f"legal: {self._legal_text()}"
+            )
         if action not in self.legal:
             name = str(ACTIONS[action]) if 0 <= action < NUM_ACTIONS else f"id {action}"
             raise IllegalActionError(f"{name!r} is not legal now; legal: {self._legal_text()}")

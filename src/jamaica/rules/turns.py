@@ -127,7 +127,7 @@ def seat_order(s: State) -> list[int]:
     return [(s.cap + i) % s.n for i in range(s.n)]
 
 
-# --- setup -----------------------------------------------------------------------------------------
+# --- setup ---------------------------------------------------------------------------------------
 @task(T_FIRST_CAPTAIN)
 def _first_captain(s: State, t: Task) -> None:
     chance(s, C_CAPTAIN, (), list(ACTIONS[CAPTAIN : CAPTAIN + s.n]), None)
@@ -138,7 +138,7 @@ def _captain_is(s: State, ctx: tuple[Any, ...], a: Action) -> None:
     s.cap = a - CAPTAIN
 
 
-# --- the round ---------------------------------------------------------------------------------
+# --- the round -----------------------------------------------------------------------------------
 @task(T_ROUND)
 def _round(s: State, t: Task) -> None:
     s.rnd += 1
@@ -208,7 +208,7 @@ def _turn(s: State, t: Task) -> None:
 
 @task(T_ACTION)
 def _action(s: State, t: Task) -> None:
-    _, p, icon, die, half = t
+    _, p, icon, die, _half = t
     if s.lap[p] >= 1:  # finished in the morning: the evening action is ignored (§9)
         ev(s, s.all, E_IGNORED, p)
         return
@@ -237,9 +237,7 @@ def ask_move(s: State, ship: int, decider: int, die: int, forward: bool, mode: i
 def _moved(s: State, ctx: tuple[Any, ...], a: Action) -> None:
     ship, mode, options = ctx
     dest = a - MOVE
-    for d, crossed, forward in options:
-        if d == dest:
-            break
+    _, crossed, forward = next(o for o in options if o[0] == dest)
     start = s.pos[ship]
     s.pos[ship] = dest
     if mode >= M_FALLBACK_2021:
@@ -301,7 +299,7 @@ def settle(s: State, ship: int, mode: int) -> None:
         s.stack.append((T_SHORTAGE, ship))
 
 
-# --- treasure cards ----------------------------------------------------------------------------
+# --- treasure cards ------------------------------------------------------------------------------
 TREASURE_ACTIONS = ACTIONS[TREASURE : TREASURE + NUM_TREASURE_TYPES]
 
 
@@ -351,7 +349,7 @@ def _ghost(s: State, t: Task) -> None:
     ask(s, K_MOVE, s.cap, (g, M_GHOST, tuple(options)), [MOVE_ACTIONS[o[0]] for o in options])
 
 
-# --- the end of the round ----------------------------------------------------------------------
+# --- the end of the round ------------------------------------------------------------------------
 @task(T_ROUND_END)
 def _round_end(s: State, t: Task) -> None:
     if s.ending or s.rnd >= s.cfg.max_rounds:

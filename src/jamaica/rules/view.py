@@ -46,9 +46,7 @@ def _ship(s: State, k: int, me: int | None, over: bool) -> dict[str, Any]:
     ]
     face_down = s.fd[k]
     known = [
-        TREASURE_NAMES[c & 15]
-        for c in face_down
-        if over or (me is not None and (c >> 6) >> me & 1)
+        TREASURE_NAMES[c & 15] for c in face_down if over or (me is not None and (c >> 6) >> me & 1)
     ]
     ship: dict[str, Any] = {
         "ship": k,
@@ -107,8 +105,12 @@ def view(s: State, player: int | None) -> dict[str, Any]:
         out["chosen"] = CARD_NAMES[c] if c >= 0 else None
     if over:
         out["scores"] = [
-            {"position": sc.position, "doubloons": sc.doubloons, "treasures": sc.treasures,
-             "total": sc.total}
+            {
+                "position": sc.position,
+                "doubloons": sc.doubloons,
+                "treasures": sc.treasures,
+                "total": sc.total,
+            }
             for sc in s.scores()
         ]
         out["winners"] = s.winners()
@@ -138,4 +140,3 @@ def events_for(s: State, player: int | None) -> list[dict[str, Any]]:
         if can_see(e[0], player, s.all):
             out.append({"kind": EVENT_NAMES[e[1]], "args": list(e[2:]), "text": describe(e, s.n)})
     return out
-

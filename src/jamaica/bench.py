@@ -1,0 +1,101 @@
+"""`jamaica bench`: how fast the engine is, measured on one core."""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+
+from .rules import CHANCE, Config, State, new_game
+
+
+@dataclass
+class BenchResult:
+    games: int
+    seconds: float
+    decisions: int
+    steps: int
+    clone_us: float
+    view_us: float
+
+    @property
+    def games_per_s(self) -> float:
+        return self.games / self.seconds
+
+    @property
+    def decisions_per_s(self) -> float:
+        return self.decisions / self.seconds
+
+    @property
+    def steps_per_s(self) -> float:
+        return self.steps / self.seconds
+
+
+def random_game(config: Config, rng: random.Random) -> tuple[State, int, int]:
+    """A complete game with uniformly random decisions, through the public API, no event log."""
+    s = new_game(config, log=False)
+    decisions = steps = 0
+    while not s.is_terminal():
+        if s.current_player() == CHANCE:
+            a = s.sample_chance(rng)
+        else:
+            legal = s.legal_actions()
+            a = legal[int(rng.random() * len(legal))]
+            decisions += 1
+        s.apply(a)
+        steps += 1
+    return s, decisions, steps
+
+
+def mid_game_state(config: Config, seed: int = 7, steps: int = 200) -> State:
+    rng = random.Random(seed)
+    s = new_game(config)
+    for _ in range(steps):
+        if s.is_terminal():
+            break
+        a = s.sample_chance(rng) if s.current_player() == CHANCE else rng.choice(s.legal_actions())
+        s.apply(a)
+    return s
+
+
+def _per_call_us(fn: object, repeat: int) -> float:
+    f = fn  # a zero-argument callable
+    best = float("inf")
+    for _ in range(5):
+        t = time.perf_counter()
+        for _ in range(repeat):
+            f()  # type: ignore[operator]
+        best = min(best, (time.perf_counter() - t) / repeat)
+    return best * 1e6
+
+
+def run_bench(
+    games: int = 500, players: int = 4, edition: str = "2021", seed: int = 1
+) -> BenchResult:
+    config = Config(players=players, edition=edition)
+    rng = random.Random(seed)
+    decisions = steps = 0
+    t = time.perf_counter()
+    for _ in range(games):
+        _, d, n = random_game(config, rng)
+        decisions += d
+        steps += n
+    seconds = time.perf_counter() - t
+    mid = mid_game_state(config)
+    clone_us = _per_call_us(mid.clone, 2000)
+    silent = mid.clone(log=False)
+    view_us = _per_call_us(lambda: silent.view(0), 500)
+    return BenchResult(games, seconds, decisions, steps, clone_us, view_us)
+
+
+def report(r: BenchResult, players: int, edition: str) -> str:
+    return "\n".join(
+        [
+            f"random {players}-player games ({edition} edition), one core:",
+            f"  games/s            {r.games_per_s:10.0f}   ({r.games} games in {r.seconds:.2f} s)",
+            f"  decisions/s        {r.decisions_per_s:10.0f}   (player decisions)",
+            f"  steps/s            {r.steps_per_s:10.0f}   (decisions and chance events)",
+            f"  clone()            {r.clone_us:10.1f} µs (mid-game, with its event log)",
+            f"  view()             {r.view_us:10.1f} µs",
+        ]
+    )

@@ -1,0 +1,71 @@
+"""The `jamaica` command."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from .rules import EDITIONS, Config
+
+
+def _config_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--players", type=int, default=4, help="2 to 6 (default 4)")
+    p.add_argument("--edition", choices=EDITIONS, default="2021", help="rules edition")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument(
+        "--ghost",
+        dest="ghost",
+        action="store_true",
+        default=None,
+        help="play with the Ghost Ship (always on with 2 players)",
+    )
+    g.add_argument("--no-ghost", dest="ghost", action="store_false")
+    p.add_argument("--max-rounds", type=int, default=100, help="safety limit (R7)")
+
+
+def _config(ns: argparse.Namespace) -> Config:
+    return Config(
+        players=ns.players, edition=ns.edition, ghost_ship=ns.ghost, max_rounds=ns.max_rounds
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="jamaica", description="Jamaica, the pirate race.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    demo = sub.add_parser("demo", help="watch a whole game between bots, play by play")
+    _config_args(demo)
+    demo.add_argument("--seed", type=int, default=1)
+    demo.add_argument(
+        "--spectator",
+        action="store_true",
+        help="show public events only (no hands, no face-down values)",
+    )
+    bench = sub.add_parser("bench", help="measure the engine's speed on one core")
+    bench.add_argument("--games", type=int, default=1000)
+    bench.add_argument("--players", type=int, default=4)
+    bench.add_argument("--edition", choices=EDITIONS, default="2021")
+    bench.add_argument("--seed", type=int, default=1)
+    ns = parser.parse_args(argv)
+    try:
+        if ns.command == "demo":
+            from .demo import run_demo
+
+            print(run_demo(_config(ns), ns.seed, ns.spectator))
+        elif ns.command == "bench":
+            from .bench import report, run_bench
+
+            if ns.games < 1:
+                raise ValueError("--games must be at least 1")
+            print(
+                report(run_bench(ns.games, ns.players, ns.edition, ns.seed), ns.players, ns.edition)
+            )
+    except ValueError as e:
+        parser.exit(2, f"jamaica: error: {e}\n")
+    except BrokenPipeError:  # e.g. `jamaica demo | head`
+        sys.stderr.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
