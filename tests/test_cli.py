@@ -24,7 +24,10 @@ def test_demo_prints_a_whole_game_and_the_final_scores() -> None:
 
 
 def test_demo_is_reproducible_and_spectators_see_no_hands() -> None:
-    a, b = _run("demo", "--seed", "5", "--players", "2"), _run("demo", "--seed", "5", "--players", "2")
+    a, b = (
+        _run("demo", "--seed", "5", "--players", "2"),
+        _run("demo", "--seed", "5", "--players", "2"),
+    )
     assert a.stdout == b.stdout and "the Ghost Ship" in a.stdout
     spectator = _run("demo", "--seed", "5", "--players", "2", "--spectator").stdout
     assert " only]" not in spectator and " only]" in a.stdout

@@ -17,7 +17,9 @@ def _valid(players: int, edition: str, ghost: bool | None) -> bool:
 # Every configuration: 2–6 players × both editions × Ghost Ship default/on/off.
 configs = (
     st.tuples(
-        st.integers(2, 6), st.sampled_from(["2021", "classic"]), st.sampled_from([None, True, False])
+        st.integers(2, 6),
+        st.sampled_from(["2021", "classic"]),
+        st.sampled_from([None, True, False]),
     )
     .filter(lambda t: _valid(*t))
     .map(lambda t: Config(players=t[0], edition=t[1], ghost_ship=t[2]))

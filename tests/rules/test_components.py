@@ -20,11 +20,17 @@ def test_eleven_cards_per_deck_with_their_icons() -> None:
 def test_twelve_treasure_cards() -> None:
     assert sum(data.TREASURE_COUNTS) == 12
     values = sorted(
-        v for v, c in zip(data.TREASURE_VALUES[4:], data.TREASURE_COUNTS[4:], strict=True)
+        v
+        for v, c in zip(data.TREASURE_VALUES[4:], data.TREASURE_COUNTS[4:], strict=True)
         for _ in range(c)
     )
     assert values == [-4, -3, -2, 3, 3, 5, 7, 7]
-    assert [data.TREASURE_NAMES[t] for t in range(data.NUM_POWERS)] == ["map", "sabre", "beth", "hold6"]
+    assert [data.TREASURE_NAMES[t] for t in range(data.NUM_POWERS)] == [
+        "map",
+        "sabre",
+        "beth",
+        "hold6",
+    ]
 
 
 def test_combat_die_faces_and_shortage_symbols() -> None:

@@ -29,10 +29,10 @@ GOLDS = ("gold-gold", "food-gun", "gun-food")
 ANNE, MARY, GHOST = 0, 1, 2
 
 
-def two_players(anne_card: str | None = None) -> State:
+def two_players(anne_card: str | None = None, captain: int = ANNE) -> State:
     """Anne is the Captain; with `anne_card`, she holds that card and plays it."""
     anne = GOLDS if anne_card is None else (anne_card, "gold-gold", "food-gun")
-    return start(Config(2), captain=ANNE, hands=[anne, GOLDS])
+    return start(Config(2), captain=captain, hands=[anne, GOLDS])
 
 
 def happened(s: State, kind: str, player: int | None = None) -> list[list[int]]:
@@ -119,6 +119,18 @@ def test_r8_tied_for_the_lead_the_captain_chooses() -> None:
     assert happened(s, "ghost_direction") == []
 
 
+def test_r8_tied_for_last_place_the_captain_chooses() -> None:
+    # Space 7 on the long lane and space 3 are both 29 moves from the finish.
+    s = two_players()
+    place(s, ANNE, 3)
+    place(s, MARY, 20)
+    place(s, GHOST, 7)
+    round_(s, (1, 5), 1)
+    assert s.decision_kind() == "move" and s.current_player() == ANNE
+    assert sorted(legal(s)) == ["move 6", "move 8"]
+    assert happened(s, "ghost_direction") == []
+
+
 # --- lairs ----------------------------------------------------------------------------------------
 def test_takes_a_lair_treasure_face_down_unseen_by_all() -> None:
     s = two_players()
@@ -180,18 +192,18 @@ def test_r9_when_the_captain_fights_it_the_next_player_decides() -> None:
 
 
 def test_r9_two_players_the_other_player_decides_and_the_captain_may_attack_her_own_ship() -> None:
-    s = two_players()
+    s = two_players(captain=MARY)
     place(s, ANNE, 16)
     place(s, MARY, 16)
     place(s, GHOST, 18)  # alone in the lead: backward 2 onto both ships
     round_(s, (2, 3), 2)
-    assert s.decision_kind() == "attack" and s.current_player() == ANNE
+    assert s.decision_kind() == "attack" and s.current_player() == MARY  # the Captain
     assert legal(s) == ["attack 0", "attack 1"]
-    s.apply("attack 0")
+    s.apply("attack 1")  # her own ship
     s.apply("die 10")
     s.apply("die 2")
-    assert happened(s, "win") == [[GHOST, ANNE]]
-    assert s.decision_kind() == "spoils" and s.current_player() == MARY
+    assert happened(s, "win") == [[GHOST, MARY]]
+    assert s.decision_kind() == "spoils" and s.current_player() == ANNE
 
 
 # --- the Ghost Ship wins: only doubloons are kept -------------------------------------------------
@@ -199,6 +211,7 @@ def ghost_beats_mary(
     powers: tuple[str, ...] = (),
     face_down: tuple[str, ...] = (),
     sixth: tuple[str, int] | None = None,
+    ghost_cards: tuple[str, ...] = (),
 ) -> State:
     """The Captain sends the Ghost Ship from space 17 back onto Mary (space 16), and it wins."""
     s = two_players()
@@ -211,6 +224,8 @@ def ghost_beats_mary(
         give_power(s, MARY, name)
     for name in face_down:
         give_face_down(s, MARY, name)
+    for name in ghost_cards:
+        give_face_down(s, GHOST, name, klass=0)  # found on a lair earlier
     holds(s, MARY, [("food", 4), ("gold", 6), ("powder", 2)], sixth=sixth)
     s.apply("move 16")
     s.apply("die 10")
@@ -267,8 +282,7 @@ def test_winning_it_throws_a_stolen_face_down_card_overboard() -> None:
 
 
 def test_it_never_gives_a_cursed_treasure() -> None:
-    s = ghost_beats_mary(face_down=("+3",))
-    give_face_down(s, GHOST, "-3", klass=0)  # found on a lair earlier
+    s = ghost_beats_mary(face_down=("+3",), ghost_cards=("-3",))
     assert "give -3" not in legal(s)
     assert legal(s) == ["take 0", "take 1", "take 2", "steal blind", "nothing"]
 

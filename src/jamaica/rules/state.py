@@ -192,11 +192,15 @@ class State:
     def apply(self, action: Action | int | str) -> None:
         """Answer the pending question. An illegal action raises IllegalActionError and leaves
         the state unchanged."""
-        a = self._check_action(action)
-        assert self.q is not None
-        kind, _, ctx = self.q
+        q = self.q
+        if action.__class__ is Action and q is not None and action in self.legal:
+            a = action  # the common case, checked cheaply
+        else:
+            a = self._check_action(action)
+        assert q is not None
+        kind, _, ctx = q
         self.q = None
-        self.history.append(int(a))
+        self.history.append(a)
         DECIDE[kind](self, ctx, a)
         run(self)
 
