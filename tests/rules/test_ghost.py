@@ -30,7 +30,7 @@ ANNE, MARY, GHOST = 0, 1, 2
 
 
 def two_players(anne_card: str | None = None, captain: int = ANNE) -> State:
-    """Anne is the Captain; with `anne_card`, she holds that card and plays it."""
+    """Anne is the Captain unless told otherwise; with `anne_card`, she holds that card."""
     anne = GOLDS if anne_card is None else (anne_card, "gold-gold", "food-gun")
     return start(Config(2), captain=captain, hands=[anne, GOLDS])
 
@@ -38,6 +38,10 @@ def two_players(anne_card: str | None = None, captain: int = ANNE) -> State:
 def happened(s: State, kind: str, player: int | None = None) -> list[list[int]]:
     """The arguments of every event of that kind (seen by `player`; None: the public ones)."""
     return [e["args"] for e in s.events_for(player) if e["kind"] == kind]
+
+
+def overboard_texts(s: State) -> list[str]:
+    return [e["text"] for e in s.events_for(None) if e["kind"] == "overboard"]
 
 
 def ghost_holds(s: State) -> list[tuple[int, int]]:
@@ -245,7 +249,8 @@ def test_winning_it_keeps_doubloons_by_the_loading_rules() -> None:
 def test_winning_it_throws_resources_overboard() -> None:
     s = ghost_beats_mary()
     s.apply("take 2")
-    assert happened(s, "overboard") == [[GHOST, 0, GUNPOWDER]]
+    assert happened(s, "overboard") == [[0, GUNPOWDER]]
+    assert "gunpowder" in overboard_texts(s)[0]
     assert total(s, MARY, "powder") == 0 and ghost_holds(s) == [(GOLD, 5), (GOLD, 3)]
     check_invariants(s)
 
@@ -253,7 +258,8 @@ def test_winning_it_throws_resources_overboard() -> None:
 def test_winning_it_throws_a_stolen_power_overboard() -> None:
     s = ghost_beats_mary(powers=("map",))
     s.apply("steal map")
-    assert s.pw[MAP] == -2 and happened(s, "overboard") == [[GHOST, 1, MAP]]
+    assert s.pw[MAP] == -2 and happened(s, "overboard") == [[1, MAP]]
+    assert "Map" in overboard_texts(s)[0]
     assert s.view(MARY)["ships"][GHOST]["powers"] == ["beth"]
 
 
@@ -269,7 +275,7 @@ def test_r12_stealing_the_6th_hold_it_keeps_the_doubloons_in_it() -> None:
 def test_r12_stealing_the_6th_hold_full_of_food_all_goes_overboard() -> None:
     s = ghost_beats_mary(powers=("hold6",), sixth=("food", 4))
     s.apply("steal hold6")
-    assert happened(s, "overboard") == [[GHOST, 1, HOLD6], [GHOST, 0, FOOD]]
+    assert happened(s, "overboard") == [[1, HOLD6], [0, FOOD]]
     assert ghost_holds(s) == [(GOLD, 5), (GOLD, 3)] and total(s, MARY, "food") == 4
 
 
@@ -277,7 +283,8 @@ def test_winning_it_throws_a_stolen_face_down_card_overboard() -> None:
     s = ghost_beats_mary(face_down=("+7",))
     s.apply("steal blind")  # a single card: no need to draw
     assert s.fd[MARY] == () and s.fd[GHOST] == () and len(s.ob) == 1
-    assert happened(s, "overboard") == [[GHOST, 2, 0]]
+    assert happened(s, "overboard") == [[2, 0]]
+    assert "face-down" in overboard_texts(s)[0]
     assert s.scores()[GHOST].treasures == 0 and s.view(ANNE)["overboard"] == 1
 
 

@@ -236,7 +236,7 @@ def _spoils(s: State, t: Task) -> None:
 def _loot(s: State, winner: int, loser: int, kind: int, amount: int) -> None:
     """Load stolen tokens by the loading rules; the Ghost Ship keeps only doubloons (§10)."""
     if winner == s.gh and kind != GOLD:
-        ev(s, s.all, E_OVERBOARD, s.gh, 0, kind)
+        ev(s, s.all, E_OVERBOARD, 0, kind)
         return
     s.stack.append((T_LOAD, winner, kind, amount, decider(s, winner, loser)))
 
@@ -260,7 +260,7 @@ def _spoils_chosen(s: State, ctx: tuple[Any, ...], a: Action) -> None:
             s.ht[i], s.hn[i] = EMPTY, 0
         if winner == s.gh:
             s.pw[power] = -2
-            ev(s, s.all, E_OVERBOARD, s.gh, 1, power)
+            ev(s, s.all, E_OVERBOARD, 1, power)
             if contents[0] != EMPTY:
                 _loot(s, winner, loser, *contents)
         else:
@@ -298,7 +298,7 @@ def _blind(s: State, ctx: tuple[Any, ...], a: Action) -> None:
     ev(s, s.all, E_STEAL_BLIND, winner, loser)
     if winner == s.gh:
         s.ob += (encode_card(kind, klass, loser_bit),)
-        ev(s, s.all, E_OVERBOARD, s.gh, 2, 0)
+        ev(s, s.all, E_OVERBOARD, 2, 0)
         return
     knowers = (1 << winner) | loser_bit
     ev(s, knowers, E_STEAL_SEEN, winner, loser, kind)
