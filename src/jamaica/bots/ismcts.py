@@ -1,0 +1,169 @@
+"""The `ismcts` bot: information-set Monte Carlo tree search over determinizations.
+
+Single-observer ISMCTS (Cowling, Powley & Whitehouse, 2012), multi-player: every iteration draws a
+world consistent with what the searching player sees (`State.resample`), walks down one shared
+tree choosing, at each player's node, the action best for *that* player (UCB1 with availability
+counts, since a determinization decides which actions exist), expands one node, plays the game on
+with a rollout policy for a few rounds, and backs up a reward per player. Chance outcomes are
+branches of the tree, drawn from the world's own odds.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Final
+
+from ..rules import CHANCE, Action, State
+from .greedy import LOOKAHEAD_KINDS
+from .heuristics import evaluate, quick
+
+REWARD_SCALE: Final = 6.0  # a score margin of this many points is worth about 0.73 of a win
+
+
+class Node:
+    """A node of the search tree: how often it was chosen, was available, and what it earned for
+    the player who chose it."""
+
+    __slots__ = ("avail", "children", "mover", "reward", "visits")
+
+    def __init__(self, mover: int) -> None:
+        self.mover = mover
+        self.visits = 0
+        self.avail = 1
+        self.reward = 0.0
+        self.children: dict[int, Node] = {}
+
+
+def rewards(s: State) -> list[float]:
+    """Per player, in [0, 1]: the score margin over the best rival, squashed; 1 for a sure win."""
+    out = []
+    for p in range(s.n):
+        x = evaluate(s, p) / REWARD_SCALE
+        out.append(1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, x)))))
+    return out
+
+
+class ISMCTSBot:
+    """ISMCTS with a budget of iterations or seconds per decision."""
+
+    name = "ismcts"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        iterations: int = 300,
+        seconds: float | None = None,
+        rollout: str = "random",
+        rollout_rounds: int = 2,
+        exploration: float = 0.7,
+    ) -> None:
+        if rollout not in ("random", "greedy"):
+            raise ValueError(f"rollout must be 'random' or 'greedy', not {rollout!r}")
+        if iterations < 1 or (seconds is not None and seconds <= 0):
+            raise ValueError("the budget must be at least one iteration and a positive time")
+        self.rng = random.Random(seed)
+        self.iterations = iterations
+        self.seconds = seconds
+        self.rollout = rollout
+        self.rollout_rounds = rollout_rounds
+        self.c = exploration
+        self.last_iterations = 0
+
+    def act(self, state: State, player: int) -> Action:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        if state.decision_kind() not in LOOKAHEAD_KINDS:
+            return quick(state.resample(player, self.rng), player, self.rng)
+        root = self.search(state, player)
+        best = max(legal, key=lambda a: root.children[a].visits if a in root.children else -1)
+        return best
+
+    def search(self, state: State, player: int) -> Node:
+        root = Node(player)
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        n = 0
+        while True:
+            if deadline is None:
+                if n >= self.iterations:
+                    break
+            elif n and time.perf_counter() >= deadline:
+                break
+            self._iterate(root, state.resample(player, self.rng))
+            n += 1
+        self.last_iterations = n
+        return root
+
+    def _iterate(self, root: Node, world: State) -> None:
+        rng = self.rng
+        node = root
+        path = [root]
+        expanded = False
+        while not world.is_terminal():
+            who = world.current_player()
+            legal = world.legal
+            if who == CHANCE:
+                a = world.sample_chance(rng)
+                child = node.children.get(a)
+                if child is None:
+                    child = node.children[a] = Node(CHANCE)
+                world.apply(a)
+                node = child
+                continue
+            children = node.children
+            untried = []
+            for a in legal:
+                c = children.get(a)
+                if c is None:
+                    untried.append(a)
+                else:
+                    c.avail += 1
+            if untried:
+                a = untried[int(rng.random() * len(untried))]
+                child = children[a] = Node(who)
+                world.apply(a)
+                path.append(child)
+                expanded = True
+                break
+            a = self._select(children, legal)
+            world.apply(a)
+            node = children[a]
+            path.append(node)
+        if expanded and not world.is_terminal():
+            self._rollout(world)
+        r = rewards(world)
+        for nd in path[1:]:
+            nd.visits += 1
+            nd.reward += r[nd.mover]
+        root.visits += 1
+
+    def _select(self, children: dict[int, Node], legal: list[Action]) -> Action:
+        c = self.c
+        best, best_value = legal[0], float("-inf")
+        for a in legal:
+            ch = children[a]
+            v = ch.reward / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+            if v > best_value:
+                best, best_value = a, v
+        return best
+
+    def _rollout(self, world: State) -> None:
+        """Play on for a few rounds (random or quick-policy answers), to be evaluated there."""
+        rng = self.rng
+        rounds_left = self.rollout_rounds
+        smart = self.rollout == "greedy"
+        while not world.is_terminal():
+            who = world.current_player()
+            if who == CHANCE:
+                if not world.stack and world.decision_kind() == "roll_dice":
+                    rounds_left -= 1
+                    if rounds_left < 0:
+                        return
+                world.apply(world.sample_chance(rng))
+            elif smart:
+                world.apply(quick(world, who, rng))
+            else:
+                legal = world.legal
+                world.apply(legal[int(rng.random() * len(legal))])
