@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -10,7 +11,13 @@ from .rules import EDITIONS, Config
 
 
 def _config_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--players", type=int, default=4, help="2 to 6 (default 4)")
+    p.add_argument(
+        "--players",
+        type=int,
+        default=None,
+        dest="players_given",
+        help="2 to 6 (default 4; for a tournament, the number of bots)",
+    )
     p.add_argument("--edition", choices=EDITIONS, default="2021", help="rules edition")
     g = p.add_mutually_exclusive_group()
     g.add_argument(
@@ -24,10 +31,19 @@ def _config_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-rounds", type=int, default=100, help="safety limit (R7)")
 
 
-def _config(ns: argparse.Namespace) -> Config:
-    return Config(
-        players=ns.players, edition=ns.edition, ghost_ship=ns.ghost, max_rounds=ns.max_rounds
+def _lab_args(p: argparse.ArgumentParser, games: int) -> None:
+    p.add_argument("--games", type=int, default=games)
+    p.add_argument(
+        "--workers", type=int, default=os.cpu_count() or 1, help="processes (default: every core)"
     )
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--out", help="per-game results: FILE.csv or FILE.json")
+    p.add_argument("--plot", help="a figure: FILE.png")
+
+
+def _config(ns: argparse.Namespace, players: int | None = None) -> Config:
+    n = ns.players_given or players or 4
+    return Config(players=n, edition=ns.edition, ghost_ship=ns.ghost, max_rounds=ns.max_rounds)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -46,6 +62,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     bench.add_argument("--players", type=int, default=4)
     bench.add_argument("--edition", choices=EDITIONS, default="2021")
     bench.add_argument("--seed", type=int, default=1)
+    tour = sub.add_parser("tournament", help="pit bots against each other over many games")
+    _config_args(tour)
+    tour.add_argument(
+        "--bots",
+        required=True,
+        help="one bot per seat, comma-separated, e.g. ismcts,greedy,greedy,greedy "
+        "(options: ismcts:seconds=0.5:rollout=greedy)",
+    )
+    _lab_args(tour, games=400)
+    sim = sub.add_parser("simulate", help="design statistics over many games of one bot")
+    _config_args(sim)
+    sim.add_argument("--bot", default="greedy", help="the bot in every seat (default greedy)")
+    _lab_args(sim, games=1000)
     ns = parser.parse_args(argv)
     try:
         if ns.command == "demo":
@@ -60,6 +89,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(
                 report(run_bench(ns.games, ns.players, ns.edition, ns.seed), ns.players, ns.edition)
             )
+        elif ns.command == "tournament":
+            from .lab.commands import tournament
+
+            bots = [b.strip() for b in ns.bots.split(",")]
+            config = _config(ns, players=len(bots))
+            tournament(config, bots, ns.games, ns.workers, ns.seed, ns.out, ns.plot)
+        elif ns.command == "simulate":
+            from .lab.commands import simulate
+
+            simulate(_config(ns), ns.bot, ns.games, ns.workers, ns.seed, ns.out, ns.plot)
     except ValueError as e:
         parser.exit(2, f"jamaica: error: {e}\n")
     except BrokenPipeError:  # e.g. `jamaica demo | head`

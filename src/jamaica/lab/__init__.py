@@ -1,0 +1,1 @@
+"""The simulation lab: tournaments between bots and design statistics over many games."""
