@@ -88,6 +88,37 @@ def run_bench(
     return BenchResult(games, seconds, decisions, steps, clone_us, view_us)
 
 
+def bot_bench(players: int = 4, edition: str = "2021", games: int = 10) -> tuple[float, float]:
+    """Greedy decisions per second (time inside the bot) and ISMCTS iterations per second on a
+    4-player mid-game position."""
+    from .bots import GreedyBot, ISMCTSBot
+
+    config = Config(players=players, edition=edition)
+    spent, decisions = 0.0, 0
+    for g in range(games):
+        bots = [GreedyBot(g * 10 + p) for p in range(players)]
+        rng = random.Random(g)
+        s = new_game(config, log=False)
+        while not s.is_terminal():
+            who = s.current_player()
+            if who == CHANCE:
+                s.apply(s.sample_chance(rng))
+                continue
+            t = time.perf_counter()
+            a = bots[who].act(s, who)
+            spent += time.perf_counter() - t
+            decisions += 1
+            s.apply(a)
+    mid = mid_game_state(Config(players=4, edition=edition), seed=3, steps=150)
+    rng = random.Random(0)
+    while mid.current_player() == CHANCE or mid.decision_kind() != "card":
+        mid.apply(mid.sample_chance(rng) if mid.current_player() == CHANCE else mid.legal[0])
+    bot = ISMCTSBot(1, seconds=2.0)
+    t = time.perf_counter()
+    bot.search(mid, mid.current_player())
+    return decisions / spent, bot.last_iterations / (time.perf_counter() - t)
+
+
 def report(r: BenchResult, players: int, edition: str) -> str:
     return "\n".join(
         [

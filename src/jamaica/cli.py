@@ -62,6 +62,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     bench.add_argument("--players", type=int, default=4)
     bench.add_argument("--edition", choices=EDITIONS, default="2021")
     bench.add_argument("--seed", type=int, default=1)
+    bench.add_argument("--engine-only", action="store_true", help="skip the bots' figures")
     tour = sub.add_parser("tournament", help="pit bots against each other over many games")
     _config_args(tour)
     tour.add_argument(
@@ -89,6 +90,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(
                 report(run_bench(ns.games, ns.players, ns.edition, ns.seed), ns.players, ns.edition)
             )
+            if not ns.engine_only:
+                from .bench import bot_bench
+
+                greedy, iterations = bot_bench(edition=ns.edition)
+                print("bots, one core:")
+                print(f"  greedy decisions/s {greedy:10.0f}")
+                print(
+                    f"  ISMCTS iterations/s{iterations:10.0f}   (4-player mid-game card choice,"
+                    " greedy rollouts)"
+                )
         elif ns.command == "tournament":
             from .lab.commands import tournament
 

@@ -55,8 +55,8 @@ class ISMCTSBot:
         seed: int | None = None,
         iterations: int = 300,
         seconds: float | None = None,
-        rollout: str = "random",
-        rollout_rounds: int = 2,
+        rollout: str = "greedy",
+        rollout_rounds: int = 1,
         exploration: float = 0.7,
     ) -> None:
         if rollout not in ("random", "greedy"):
