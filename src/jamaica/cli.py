@@ -52,6 +52,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     demo = sub.add_parser("demo", help="watch a whole game between bots, play by play")
     _config_args(demo)
     demo.add_argument("--seed", type=int, default=1)
+    demo.add_argument("--bot", default="greedy", help="the bot in every seat (default greedy)")
     demo.add_argument(
         "--spectator",
         action="store_true",
@@ -81,7 +82,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if ns.command == "demo":
             from .demo import run_demo
 
-            print(run_demo(_config(ns), ns.seed, ns.spectator))
+            print(run_demo(_config(ns), ns.seed, ns.spectator, ns.bot))
         elif ns.command == "bench":
             from .bench import report, run_bench
 

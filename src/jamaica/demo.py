@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .rules import Config, RandomAgent, State, play_game
+from .bots import make_bot
+from .rules import Config, State, play_game
 from .rules.events import (
     E_CHOSE,
     E_DRAW,
@@ -57,11 +58,11 @@ def score_table(s: State) -> list[str]:
     return rows
 
 
-def run_demo(config: Config, seed: int, spectator: bool = False) -> str:
+def run_demo(config: Config, seed: int, spectator: bool = False, bot: str = "greedy") -> str:
     finals: list[State] = []
     play_game(
         config,
-        [RandomAgent(seed * 100 + p) for p in range(config.players)],
+        [make_bot(bot, seed * 100 + p) for p in range(config.players)],
         seed,
         log=True,
         final_state=finals,
@@ -70,7 +71,7 @@ def run_demo(config: Config, seed: int, spectator: bool = False) -> str:
     lines = [
         f"Jamaica — {config.players} players, {config.edition} edition"
         + (", with the Ghost Ship" if s.gh >= 0 else "")
-        + f", seed {seed}. Every seat is played by the random bot.",
+        + f", seed {seed}. Every seat is played by the {bot} bot.",
     ]
     lines += list(narrate(s, spectator))
     lines += ["", f"Final scores after {s.rnd} rounds:", *score_table(s)]
