@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import sys
 from collections.abc import Sequence
 
@@ -46,6 +47,37 @@ def _config(ns: argparse.Namespace, players: int | None = None) -> Config:
     return Config(players=n, edition=ns.edition, ghost_ship=ns.ghost, max_rounds=ns.max_rounds)
 
 
+def _terminal(ns: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .session import GameSession, make_seats
+
+    if ns.command == "replay":
+        from .tui.replay import ReplayApp
+
+        ReplayApp(GameSession.load(Path(ns.file))).run()
+        return 0
+    from .tui.app import JamaicaApp
+
+    if ns.resume:
+        session = GameSession.load(Path(ns.resume))
+        JamaicaApp(session, delay=ns.delay).run()
+        print(f"The game is saved in {ns.resume}.")
+        return 0
+    save = Path(ns.save)
+    if ns.seats:
+        kinds = ns.seats.split(",")
+        config = _config(ns, players=len(kinds))
+        seed = ns.seed if ns.seed is not None else random.randrange(2**31)
+        seats = make_seats(kinds, ns.names.split(",") if ns.names else ())
+        JamaicaApp(GameSession(config, seats, seed, save), delay=ns.delay).run()
+    else:
+        JamaicaApp(seed=ns.seed, save_path=save, delay=ns.delay).run()
+    if save.exists():
+        print(f"The game is saved in {save}: jamaica play --resume {save}")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="jamaica", description="Jamaica, the pirate race.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -77,6 +109,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     _config_args(sim)
     sim.add_argument("--bot", default="greedy", help="the bot in every seat (default greedy)")
     _lab_args(sim, games=1000)
+    play = sub.add_parser("play", help="play in the terminal, against bots or at one keyboard")
+    _config_args(play)
+    play.add_argument(
+        "--seats", help="skip the setup screen: one per seat, e.g. human,greedy,greedy"
+    )
+    play.add_argument("--names", default="", help="players' names, comma-separated")
+    play.add_argument("--seed", type=int, default=None)
+    play.add_argument(
+        "--save", default="jamaica-save.json", help="the save file, written after every decision"
+    )
+    play.add_argument("--resume", metavar="FILE", help="continue a saved game")
+    play.add_argument("--delay", type=float, default=0.4, help="seconds between bot moves")
+    rep = sub.add_parser("replay", help="step through a saved or finished game")
+    rep.add_argument("file")
     ns = parser.parse_args(argv)
     try:
         if ns.command == "demo":
@@ -107,6 +153,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             bots = [b.strip() for b in ns.bots.split(",")]
             config = _config(ns, players=len(bots))
             tournament(config, bots, ns.games, ns.workers, ns.seed, ns.out, ns.plot)
+        elif ns.command in ("play", "replay"):
+            return _terminal(ns)
         elif ns.command == "simulate":
             from .lab.commands import simulate
 

@@ -139,12 +139,12 @@ def space_words(space: int) -> str:
     return f"space {space} ({SPACE_TYPE_NAMES[t]})"
 
 
-def describe(event: Sequence[int], players: int) -> str:
-    """The event in plain words."""
+def describe(event: Sequence[int], players: int, names: Sequence[str] | None = None) -> str:
+    """The event in plain words; `names` (per ship) replaces the pirates' names."""
     code, a = event[1], event[2:]
 
     def n(i: int) -> str:
-        return ship_name(a[i], players)
+        return names[a[i]] if names is not None else ship_name(a[i], players)
 
     if code == E_START:
         return f"The race begins: {a[0]} players" + (" and the Ghost Ship" if a[1] else "") + "."

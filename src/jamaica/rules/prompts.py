@@ -117,7 +117,11 @@ def pending(s: State) -> Decision:
     elif kind == K_LOAD:
         ship, resource, count = ctx
         prompt = f"{name}: load {amount(count, resource)} into which hold?"
-        labels = [_hold(s, ship, a - LOAD) for a in legal]
+        labels = [
+            ("into " if s.hn[ship * SLOTS + a - LOAD] == 0 else "empty and load into ")
+            + _hold(s, ship, a - LOAD)
+            for a in legal
+        ]
     elif kind == K_PAY:
         ship, resource, count = ctx
         prompt = f"{name}: {amount(count, resource)} still to pay — take one from which hold?"

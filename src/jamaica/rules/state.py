@@ -8,6 +8,7 @@ round-trip exactly.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from . import battle as _battle  # noqa: F401  (registers its handlers)
@@ -295,11 +296,14 @@ class State:
 
         return view(self, player)
 
-    def events_for(self, player: int | None) -> list[dict[str, Any]]:
-        """The events `player` may see, in plain words; `None`: public events only."""
+    def events_for(
+        self, player: int | None, names: Sequence[str] | None = None
+    ) -> list[dict[str, Any]]:
+        """The events `player` may see, in plain words (with `names` per ship, if given);
+        `None`: public events only."""
         from .view import events_for
 
-        return events_for(self, player)
+        return events_for(self, player, names)
 
     def resample(self, player: int, rng: random.Random) -> State:
         """A complete state consistent with `player`'s view, hidden parts drawn at random."""

@@ -6,6 +6,7 @@ At the end of the game every face-down treasure is revealed for scoring.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from .data import (
@@ -132,11 +133,14 @@ def _battle(s: State) -> dict[str, Any] | None:
     }
 
 
-def events_for(s: State, player: int | None) -> list[dict[str, Any]]:
+def events_for(
+    s: State, player: int | None, names: Sequence[str] | None = None
+) -> list[dict[str, Any]]:
     if s.events is None:
         return []
     out = []
     for e in s.events:
         if can_see(e[0], player, s.all):
-            out.append({"kind": EVENT_NAMES[e[1]], "args": list(e[2:]), "text": describe(e, s.n)})
+            text = describe(e, s.n, names)
+            out.append({"kind": EVENT_NAMES[e[1]], "args": list(e[2:]), "text": text})
     return out

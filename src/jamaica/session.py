@@ -1,0 +1,197 @@
+"""A game at the table: seats (humans or bots), the state, and a save file written after every
+decision. Front ends (the terminal app, later the web server) drive a `GameSession`; it knows no
+screen.
+
+Everything random is derived from the game's seed and the number of actions so far, so a game
+saved and resumed goes on exactly as it would have without the break.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .bots import make_bot, parse_spec
+from .rules import CHANCE, TERMINAL, Action, Config, State, new_game
+from .rules.data import GHOST_NAME, PIRATES
+
+SAVE_FORMAT = 1
+MAX_NAME = 24
+
+
+@dataclass(frozen=True)
+class Seat:
+    name: str
+    bot: str | None = None  # None: a human at this screen
+
+    @property
+    def human(self) -> bool:
+        return self.bot is None
+
+
+def clean_name(name: str, seat: int) -> str:
+    """A player's name: printable, at most 24 characters; the pirate's name if empty."""
+    text = "".join(ch for ch in str(name) if ch.isprintable()).strip()[:MAX_NAME]
+    return text or PIRATES[seat]
+
+
+def make_seats(kinds: Sequence[str], names: Sequence[str] = ()) -> list[Seat]:
+    """Seats from kinds ("human" or a bot spec) and optional names."""
+    seats = []
+    for i, kind in enumerate(kinds):
+        kind = kind.strip()
+        bot = None if kind == "human" else kind
+        if bot is not None:
+            parse_spec(bot)
+        seats.append(Seat(clean_name(names[i] if i < len(names) else "", i), bot))
+    return seats
+
+
+class GameSession:
+    def __init__(
+        self, config: Config, seats: Sequence[Seat], seed: int, path: Path | None = None
+    ) -> None:
+        if len(seats) != config.players:
+            raise ValueError(f"{config.players} players need {config.players} seats")
+        self.config = config
+        self.seats = list(seats)
+        self.seed = seed
+        self.path = path
+        self.state = new_game(config)
+
+    # --- who is at the screen -------------------------------------------------------------------
+    @property
+    def humans(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s.human]
+
+    def name(self, ship: int) -> str:
+        return GHOST_NAME if ship >= self.config.players else self.seats[ship].name
+
+    def human_to_move(self) -> int | None:
+        """The human seat that must answer now, if any."""
+        who = self.state.current_player()
+        if who >= 0 and self.seats[who].human:
+            return who
+        return None
+
+    def waiting_for_bot_or_chance(self) -> bool:
+        s = self.state
+        return not s.is_terminal() and self.human_to_move() is None
+
+    # --- playing --------------------------------------------------------------------------------
+    def _stream(self) -> int:
+        return self.seed * 1_000_003 + len(self.state.history)
+
+    def step(self) -> Action:
+        """Answer one question that is not a human's: a chance event or a bot's decision."""
+        s = self.state
+        who = s.current_player()
+        if who == TERMINAL or (who >= 0 and self.seats[who].human):
+            raise ValueError("no automatic step: a human must decide, or the game is over")
+        if who == CHANCE:
+            a = s.sample_chance(random.Random(self._stream()))
+        else:
+            bot = self.seats[who].bot
+            assert bot is not None
+            a = make_bot(bot, self._stream() + 17 * who).act(s, who)
+        s.apply(a)
+        self.save()
+        return a
+
+    def run_until_human(self, limit: int = 100_000) -> None:
+        for _ in range(limit):
+            if not self.waiting_for_bot_or_chance():
+                return
+            self.step()
+
+    def answer(self, action: Action | int | str) -> None:
+        """A human's answer; an illegal one raises IllegalActionError and changes nothing."""
+        if self.human_to_move() is None:
+            raise ValueError("it is not a human's turn to decide")
+        self.state.apply(action)
+        self.save()
+
+    # --- saving ---------------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": SAVE_FORMAT,
+            "game": "jamaica",
+            "config": self.config.to_dict(),
+            "seats": [{"name": s.name, "bot": s.bot} for s in self.seats],
+            "seed": self.seed,
+            "actions": [int(a) for a in self.state.history],
+        }
+
+    def save(self) -> None:
+        """Write the save file atomically: a crash never leaves half a file."""
+        if self.path is None:
+            return
+        data = json.dumps(self.to_dict(), separators=(",", ":"))
+        folder = self.path.resolve().parent
+        fd, tmp = tempfile.mkstemp(prefix=".jamaica-", dir=folder)
+        try:
+            os.chmod(tmp, 0o644)
+            with os.fdopen(fd, "w") as f:
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, self.path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+    @staticmethod
+    def from_dict(d: Any, path: Path | None = None) -> GameSession:
+        if not isinstance(d, dict) or d.get("game") != "jamaica" or d.get("format") != SAVE_FORMAT:
+            raise ValueError("not a jamaica save file")
+        try:
+            config = Config.from_dict(d["config"])
+            seats_data = d["seats"]
+            if not isinstance(seats_data, list):
+                raise ValueError("seats must be a list")
+            seats = []
+            for i, seat in enumerate(seats_data):
+                bot = seat.get("bot")
+                if bot is not None:
+                    parse_spec(str(bot))
+                seats.append(Seat(clean_name(seat.get("name", ""), i), bot))
+            seed = d["seed"]
+            actions = d["actions"]
+            if not isinstance(seed, int) or not isinstance(actions, list):
+                raise ValueError("seed and actions must be an integer and a list")
+            session = GameSession(config, seats, seed, path)
+            for a in actions:
+                session.state.apply(a)
+        except (KeyError, TypeError, AttributeError) as e:
+            raise ValueError(f"corrupt save file: {e}") from None
+        except ValueError as e:
+            raise ValueError(f"corrupt save file: {e}") from None
+        return session
+
+    @staticmethod
+    def load(path: Path) -> GameSession:
+        try:
+            text = path.read_text()
+        except OSError as e:
+            raise ValueError(f"cannot read {path}: {e.strerror}") from None
+        try:
+            d = json.loads(text)
+        except json.JSONDecodeError:
+            raise ValueError(f"corrupt save file: {path} is not JSON") from None
+        return GameSession.from_dict(d, path)
+
+
+def replay_states(session: GameSession) -> list[State]:
+    """The state before each action of a saved game, and the last one: for stepping through."""
+    s = new_game(session.config)
+    states = [s.clone()]
+    for a in session.state.history:
+        s.apply(a)
+        states.append(s.clone())
+    return states

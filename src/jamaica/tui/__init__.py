@@ -1,0 +1,1 @@
+"""The terminal front end (Textual): `jamaica play` and `jamaica replay`."""
