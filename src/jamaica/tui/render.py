@@ -122,6 +122,8 @@ def ships_panel(view: dict[str, Any], names: Sequence[str]) -> str:
                 f"cards: {ship['hand_size']} in hand, {ship['draw_pile']} to draw"
                 + (" — chosen" if ship["has_chosen"] else "")
             )
+            if ship["discard"]:
+                extras.append("played: " + ", ".join(ship["discard"]))
         if extras:
             lines.append("   " + "; ".join(extras))
     return "\n".join(lines)
