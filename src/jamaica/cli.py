@@ -123,6 +123,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     play.add_argument("--delay", type=float, default=0.4, help="seconds between bot moves")
     rep = sub.add_parser("replay", help="step through a saved or finished game")
     rep.add_argument("file")
+    srv = sub.add_parser("serve", help="the game server: play in the browser")
+    srv.add_argument("--host", default="127.0.0.1")
+    srv.add_argument("--port", type=int, default=8000)
+    srv.add_argument("--db", default="sqlite:///jamaica.db", help="where games are kept")
     ns = parser.parse_args(argv)
     try:
         if ns.command == "demo":
@@ -153,6 +157,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             bots = [b.strip() for b in ns.bots.split(",")]
             config = _config(ns, players=len(bots))
             tournament(config, bots, ns.games, ns.workers, ns.seed, ns.out, ns.plot)
+        elif ns.command == "serve":
+            from .web.server import serve
+
+            print(f"Jamaica is served on http://{ns.host}:{ns.port}/ (games kept in {ns.db})")
+            serve(ns.host, ns.port, ns.db)
         elif ns.command in ("play", "replay"):
             return _terminal(ns)
         elif ns.command == "simulate":

@@ -88,19 +88,27 @@ class GameSession:
     def _stream(self) -> int:
         return self.seed * 1_000_003 + len(self.state.history)
 
-    def step(self) -> Action:
-        """Answer one question that is not a human's: a chance event or a bot's decision."""
+    def auto_action(self) -> Action:
+        """The answer to a question that is not a human's: a chance outcome or a bot's decision,
+        derived from the seed and the move number (not applied)."""
         s = self.state
         who = s.current_player()
         if who == TERMINAL or (who >= 0 and self.seats[who].human):
             raise ValueError("no automatic step: a human must decide, or the game is over")
         if who == CHANCE:
-            a = s.sample_chance(random.Random(self._stream()))
-        else:
-            bot = self.seats[who].bot
-            assert bot is not None
-            a = make_bot(bot, self._stream() + 17 * who).act(s, who)
-        s.apply(a)
+            return s.sample_chance(random.Random(self._stream()))
+        bot = self.seats[who].bot
+        assert bot is not None
+        return self.bot_action(bot, who)
+
+    def bot_action(self, spec: str, seat: int) -> Action:
+        """What the bot `spec` would answer for `seat` now (also for a human out of time)."""
+        return make_bot(spec, self._stream() + 17 * seat).act(self.state, seat)
+
+    def step(self) -> Action:
+        """Answer one question that is not a human's, and save."""
+        a = self.auto_action()
+        self.state.apply(a)
         self.save()
         return a
 
