@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -34,7 +35,8 @@ from .data import (
     SLOTS,
     TREASURE_TITLES,
 )
-from .events import amount, hold_name, ship_name, space_words
+from .events import amount, hold_name, space_words
+from .events import ship_name as default_name
 from .ops import (
     C_BLIND,
     C_CAPTAIN,
@@ -80,13 +82,17 @@ def _hold(s: State, ship: int, h: int) -> str:
     return f"{hold_name(h)} ({amount(s.hn[i], s.ht[i])})"
 
 
-def pending(s: State) -> Decision:
+def pending(s: State, names: Sequence[str] | None = None) -> Decision:
     assert s.q is not None
     kind, who, ctx = s.q
     if who == TERMINAL:
         return Decision(TERMINAL, "", "The game is over.", (), (), {})
     n = s.n
     legal = tuple(s.legal)
+
+    def ship_name(k: int, _: int) -> str:
+        return names[k] if names is not None else default_name(k, n)
+
     name = "" if who == CHANCE else ship_name(who, n)
     context: dict[str, Any] = {}
     labels: list[str] = []
@@ -155,13 +161,13 @@ def pending(s: State) -> Decision:
             else:
                 labels.append("take nothing")
     else:
-        prompt, labels = _chance_words(kind, legal, n)
+        prompt, labels = _chance_words(kind, legal, [ship_name(k, n) for k in range(s.ns)])
     if not labels:
         labels = [str(a) for a in legal]
     return Decision(who, KIND_NAMES[kind], prompt, legal, tuple(labels), context)
 
 
-def _chance_words(kind: int, legal: tuple[Action, ...], n: int) -> tuple[str, list[str]]:
+def _chance_words(kind: int, legal: tuple[Action, ...], names: list[str]) -> tuple[str, list[str]]:
     if kind == C_ROLL:
         return "Chance: the Captain rolls the action dice.", [
             "{}-{}".format(*ROLL_PAIRS[a - ROLL]) for a in legal
@@ -175,5 +181,5 @@ def _chance_words(kind: int, legal: tuple[Action, ...], n: int) -> tuple[str, li
     if kind == C_BLIND:
         return "Chance: a face-down card is stolen.", [f"card {a - BLIND + 1}" for a in legal]
     if kind == C_CAPTAIN:
-        return "Chance: the first Captain is drawn.", [ship_name(a - CAPTAIN, n) for a in legal]
+        return "Chance: the first Captain is drawn.", [names[a - CAPTAIN] for a in legal]
     return "Chance.", []

@@ -311,11 +311,12 @@ class State:
 
         return resample(self, player, rng)
 
-    def pending(self) -> Any:
-        """The pending question in words: who decides, what, and the legal answers."""
+    def pending(self, names: Sequence[str] | None = None) -> Any:
+        """The pending question in words: who decides, what, and the legal answers (with
+        `names` per ship, if given)."""
         from .prompts import pending
 
-        return pending(self)
+        return pending(self, names)
 
 
 def new_game(config: Config | None = None, *, log: bool = True) -> State:

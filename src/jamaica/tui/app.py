@@ -226,7 +226,7 @@ class Table(Screen[None]):
             waiting = self.names[name] if name >= 0 else "the dice"
             prompt.update(f"[dim]Waiting for {escape(waiting)}…[/]")
             return
-        d = self.session.state.pending()
+        d = self.session.state.pending(self.names)
         prompt.update(f"[b]{escape(d.prompt)}[/]  [dim](1–{len(d.options)} or ↑↓ Enter)[/]")
         self.actions = [int(a) for a in d.actions]
         labels = list(d.options)

@@ -86,9 +86,9 @@ class LiveTable:
             rows.append({"name": clean_name(name, i), "bot": bot,
                          "token_hash": token_hash(token) if token else None})  # fmt: skip
         seed = secrets.randbelow(2**31)
-        record = TableRecord(
-            secrets.token_urlsafe(9), config.to_dict(), rows, seed, seconds_per_decision, time.time()
-        )
+        table_id = secrets.token_urlsafe(9)
+        limit = seconds_per_decision
+        record = TableRecord(table_id, config.to_dict(), rows, seed, limit, time.time())
         store.create_table(record)
         return LiveTable(record, store), tokens
 
@@ -263,7 +263,7 @@ class LiveTable:
             "question": None,
         }
         if seat is not None and s.current_player() == seat and not s.is_terminal():
-            d = s.pending()
+            d = s.pending(self.names)
             message["question"] = {
                 "kind": d.kind,
                 "prompt": d.prompt,

@@ -1,7 +1,7 @@
 // Shared drawing for the table and the replay pages. Text from the server always goes through
 // textContent, never innerHTML: names and log lines can't inject markup.
 export const COLOURS = ["#d7263d", "#1b6ef5", "#1f9d3a", "#e6b400", "#a03fd1", "#13a5b5", "#222"];
-export const ICONS = { food: "🍖", gun: "💣", gold: "🪙", fwd: "➡️", back: "⬅️" };
+export const ICONS = { food: "food", gun: "powder", gold: "gold", fwd: "→", back: "←" };
 const SVG = "http://www.w3.org/2000/svg";
 
 export function el(tag, attrs = {}, text = null) {
@@ -49,7 +49,7 @@ export function drawBoard(container, layout, view, names, targets = [], onPick =
     if (targetSet.has(s.id) && onPick) shape.addEventListener("click", () => onPick(s.id));
     g.appendChild(shape);
     g.appendChild(svg("text", { x: s.x, y: s.y - 7, class: "space-label" }, kind === "pr" ? "Port Royal" : String(s.id)));
-    const cost = kind === "sea" ? `${s.cost} 🍖` : kind === "port" ? `${s.cost} 🪙` : kind === "lair" ? "☠" : "";
+    const cost = kind === "sea" ? `${s.cost} food` : kind === "port" ? `${s.cost} gold` : kind === "lair" ? "☠" : "";
     g.appendChild(svg("text", { x: s.x, y: s.y + 8, class: "space-label cost" }, cost));
     if (kind === "lair" && tokens.has(s.id)) {
       g.appendChild(svg("circle", { cx: s.x + 15, cy: s.y - 15, r: 6, class: "token" }));
@@ -94,7 +94,7 @@ export function drawShips(container, view, names) {
     head.appendChild(el("span", { class: "name" }, names[ship.ship]));
     let where = ship.finished ? " — finished!" : ` — space ${ship.space}, ${ship.moves_left} moves to go`;
     if (ship.lap < 0) where += " (behind the start line)";
-    if (ship.ship === view.captain) where += "  🧭 Captain";
+    if (ship.ship === view.captain) where += "  ⚓ Captain";
     head.appendChild(document.createTextNode(where));
     card.appendChild(head);
     card.appendChild(holdsRow(ship.holds));
@@ -114,15 +114,15 @@ export function drawShips(container, view, names) {
 export function cardElement(name) {
   const [m, e] = name.split("-");
   const card = el("div", { class: "card", "data-card": name });
-  card.appendChild(el("div", { class: "icons" }, `${ICONS[m]} ${ICONS[e]}`));
-  card.appendChild(el("div", { class: "muted" }, `☀ ${m} · ☾ ${e}`));
+  card.appendChild(el("div", { class: "icons" }, `☀ ${ICONS[m]}  ☾ ${ICONS[e]}`));
+  card.appendChild(el("div", { class: "muted" }, name));
   return card;
 }
 
 export function drawDice(container, view) {
   const d = view.dice;
   if (d.morning) container.replaceChildren(el("span", { class: "dice" }, `☀ ${d.morning}   ☾ ${d.evening}`));
-  else if (d.roll.length) container.replaceChildren(el("span", { class: "dice" }, `🎲 ${d.roll[0]} · ${d.roll[1]}`));
+  else if (d.roll.length) container.replaceChildren(el("span", { class: "dice" }, `dice: ${d.roll[0]} · ${d.roll[1]}`));
   else container.replaceChildren(el("span", { class: "muted" }, "no dice yet"));
 }
 
@@ -148,7 +148,7 @@ export function scoreTable(view, names) {
   t.appendChild(head);
   view.scores.forEach((sc, k) => {
     const row = el("tr");
-    for (const v of [names[k], sc.position, sc.doubloons, sc.treasures, sc.total, view.winners.includes(k) ? "🏆 winner" : ""]) {
+    for (const v of [names[k], sc.position, sc.doubloons, sc.treasures, sc.total, view.winners.includes(k) ? "★ winner" : ""]) {
       row.appendChild(el("td", {}, String(v)));
     }
     t.appendChild(row);
