@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -21,6 +22,7 @@ from .protocol import MAX_MESSAGE, Act, Hello, Ping, ProtocolError, error, parse
 from .store import SQLiteStore, Store
 from .tables import Client, LiveTable
 
+log = logging.getLogger("jamaica.web")
 STATIC = resources.files("jamaica.web") / "static"
 MAX_BODY = 16_384
 
@@ -159,6 +161,11 @@ def create_app(store: Store) -> Starlette:
                         await conn.send({"op": "pong", "v": 1})
                 except ProtocolError as e:
                     await conn.send(error(e.code, str(e)))
+                except (WebSocketDisconnect, RuntimeError):
+                    raise
+                except Exception:  # a bug must not take the table down: say so, log it
+                    log.exception("error while handling a message on table %s", table.id)
+                    await conn.send(error("internal", "the server failed on that message"))
         except WebSocketDisconnect:
             pass
         except RuntimeError:  # the socket went away mid-send

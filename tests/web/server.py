@@ -1,0 +1,132 @@
+"""A real `jamaica serve` in a subprocess on a free loopback port, and clients for it."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from websockets.sync.client import ClientConnection, connect
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    def __init__(self, db: Path) -> None:
+        self.db = db
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> Server:
+        cmd = [sys.executable, "-m", "jamaica", "serve", "--port", str(self.port),
+               "--db", f"sqlite:///{self.db}"]  # fmt: skip
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        end = time.monotonic() + 20
+        while time.monotonic() < end:
+            try:
+                urllib.request.urlopen(self.url + "/api/tables", timeout=1).read()
+                return self
+            except (urllib.error.URLError, ConnectionError, OSError):
+                if self.proc.poll() is not None:
+                    err = self.proc.stderr.read().decode() if self.proc.stderr else ""
+                    raise RuntimeError(err) from None
+                time.sleep(0.1)
+        raise RuntimeError("the server did not start")
+
+    def kill(self) -> None:
+        """SIGKILL: no chance to clean up."""
+        if self.proc is not None and self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def post(self, path: str, body: Any) -> tuple[int, Any]:
+        data = body if isinstance(body, bytes) else json.dumps(body).encode()
+        req = urllib.request.Request(self.url + path, data=data, method="POST",
+                                     headers={"content-type": "application/json"})  # fmt: skip
+        try:
+            with urllib.request.urlopen(req, timeout=10) as r:
+                return r.status, json.loads(r.read())
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read())
+
+    def get(self, path: str) -> Any:
+        with urllib.request.urlopen(self.url + path, timeout=10) as r:
+            return json.loads(r.read())
+
+    def table(self, seats: list[tuple[str, str | None]], **options: Any) -> dict[str, Any]:
+        body = {"players": len(seats), "seats": [{"name": n, "bot": b} for n, b in seats]}
+        status, d = self.post("/api/tables", {**body, **options})
+        assert status == 201, d
+        return dict(d)
+
+    def ws(self, table_id: str) -> ClientConnection:
+        return connect(f"ws://127.0.0.1:{self.port}/ws/{table_id}", open_timeout=10)
+
+
+def send(ws: ClientConnection, **msg: Any) -> None:
+    ws.send(json.dumps({"v": 1, **msg}))
+
+
+def recv(ws: ClientConnection, timeout: float = 20) -> dict[str, Any]:
+    return dict(json.loads(ws.recv(timeout=timeout)))
+
+
+def until(ws: ClientConnection, pred: Any, timeout: float = 60) -> dict[str, Any]:
+    """Read messages until one satisfies `pred`."""
+    end = time.monotonic() + timeout
+    while True:
+        left = end - time.monotonic()
+        if left <= 0:
+            raise AssertionError("the awaited message never came")
+        m = recv(ws, left)
+        if pred(m):
+            return m
+
+
+def hello(
+    ws: ClientConnection, seat: int | None = None, token: str | None = None
+) -> dict[str, Any]:
+    send(ws, op="hello", seat=seat, token=token)
+    welcome = recv(ws)
+    assert welcome["op"] == "welcome", welcome
+    return welcome
+
+
+def first_question(
+    conns: list[ClientConnection], timeout: float = 60
+) -> tuple[int, dict[str, Any]]:
+    """Poll several seats until one of them is asked a question."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        for i, ws in enumerate(conns):
+            try:
+                m = recv(ws, 0.02)
+            except TimeoutError:
+                continue
+            if m["op"] == "update" and m["question"] is not None:
+                return i, m
+    raise AssertionError("nobody was asked anything")
