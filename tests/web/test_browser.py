@@ -1,0 +1,114 @@
+"""The web client in a real browser: Debian's Chromium driven by Playwright, headless."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from .server import Server
+
+CHROMIUM = os.environ.get("JAMAICA_CHROMIUM", "/usr/bin/chromium")
+ARGS = [
+    *("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run"),
+    *("--disable-background-networking", "--disable-component-update", "--disable-sync"),
+]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
+        if os.environ.get("JAMAICA_REQUIRE_BROWSER"):
+            pytest.fail(f"Chromium is required (JAMAICA_REQUIRE_BROWSER) but {CHROMIUM} is missing")
+        pytest.skip("Chromium is not installed")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def _play_until_over(pages: list[Any], limit: int = 2000) -> None:
+    """Click an option on whichever page is asked, until every page shows the score table."""
+    for _ in range(limit):
+        if all(p.locator("#scores").count() for p in pages):
+            return
+        for i, page in enumerate(pages):
+            q = page.locator("#question:not([hidden]) #options button")
+            if q.count():
+                # now and then answer by clicking on the board or on a card, as a player would
+                targets = page.locator(".space.target")
+                cards = page.locator(".card.clickable")
+                if targets.count() and i % 2 == 0:
+                    targets.first.dispatch_event("click")
+                elif cards.count() and i % 2 == 0:
+                    cards.first.click()
+                else:
+                    q.first.click()
+                page.wait_for_timeout(30)
+        pages[0].wait_for_timeout(40)
+    raise AssertionError("the game did not finish in the browser")
+
+
+def test_create_a_table_in_the_lobby_and_play_a_whole_game_by_clicking(
+    server: Server, browser: Any
+) -> None:
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(server.url + "/")
+    page.select_option("#players", "4")
+    page.fill("#name0", "Captain <b>Kidd</b>")
+    page.click("#create-button")
+    page.wait_for_selector(".seat-link")
+    assert page.locator(".links li").count() == 5  # four seats and the spectators
+    page.click(".seat-link")
+    page.wait_for_selector("#board svg")
+    assert page.locator("[id^=space-]").count() == 50
+    assert "Captain <b>Kidd</b>" in page.inner_text("#ships")  # shown as text, not markup
+    _play_until_over([page])
+    rows = page.locator("#scores tr")
+    assert rows.count() == 5
+    assert "Winner" in page.inner_text("#winner")
+
+
+def test_two_players_in_two_browsers_and_a_spectator(server: Server, browser: Any) -> None:
+    t = server.table([("Ann", None), ("Bob", None)])
+    ann_ctx, bob_ctx, watch_ctx = (browser.new_context() for _ in range(3))
+    try:
+        ann, bob, watcher = ann_ctx.new_page(), bob_ctx.new_page(), watch_ctx.new_page()
+        ann.goto(t["seats"][0]["url"])
+        bob.goto(t["seats"][1]["url"])
+        watcher.goto(t["spectator_url"])
+        for p in (ann, bob, watcher):
+            p.wait_for_selector("#board svg")
+        watcher.wait_for_selector("#log p")
+        assert watcher.locator("#hand .card").count() == 0
+        assert "spectator" in watcher.inner_text("#whoami")
+        ann.wait_for_selector("#hand .card")
+        ann_hand = ann.locator("#hand .card").evaluate_all("cs => cs.map(c => c.dataset.card)")
+        assert 3 <= len(ann_hand) <= 4
+        _play_until_over([ann, bob])
+        watcher.wait_for_selector("#scores")
+        assert watcher.inner_text("#scores") == ann.inner_text("#scores")
+        assert watcher.locator("#question:not([hidden])").count() == 0
+    finally:
+        for ctx in (ann_ctx, bob_ctx, watch_ctx):
+            ctx.close()
+
+
+def test_names_cannot_inject_script(server: Server, browser: Any) -> None:
+    evil = "<img src=x onerror=q()>"
+    t = server.table([(evil, None), ("Bot", "random")])
+    page = browser.new_page()
+    page.add_init_script("window.q = () => { window.__xss = 1; };")
+    page.goto(t["seats"][0]["url"])
+    page.wait_for_selector("#ships .name")
+    page.wait_for_timeout(300)
+    assert page.evaluate("window.__xss") is None
+    assert evil in page.inner_text("#ships")
+    page.goto(server.url + "/")
+    page.wait_for_selector("#tables b")
+    assert page.evaluate("window.__xss") is None
