@@ -127,6 +127,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     srv.add_argument("--host", default="127.0.0.1")
     srv.add_argument("--port", type=int, default=8000)
     srv.add_argument("--db", default="sqlite:///jamaica.db", help="where games are kept")
+    bsrv = sub.add_parser("bench-server", help="N concurrent games over real WebSockets")
+    bsrv.add_argument("--games", type=int, default=100)
+    bsrv.add_argument("--seed", type=int, default=1)
     ns = parser.parse_args(argv)
     try:
         if ns.command == "demo":
@@ -157,6 +160,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             bots = [b.strip() for b in ns.bots.split(",")]
             config = _config(ns, players=len(bots))
             tournament(config, bots, ns.games, ns.workers, ns.seed, ns.out, ns.plot)
+        elif ns.command == "bench-server":
+            from .web.bench import bench_server
+
+            if not 1 <= ns.games <= 1000:
+                raise ValueError("--games must be between 1 and 1000")
+            print(bench_server(ns.games, ns.seed))
         elif ns.command == "serve":
             from .web.server import serve
 

@@ -39,6 +39,7 @@ class Store(Protocol):
     def table(self, table_id: str) -> TableRecord | None: ...
     def actions(self, table_id: str) -> list[ActionRow]: ...
     def append(self, table_id: str, row: ActionRow) -> None: ...
+    def append_many(self, table_id: str, rows: list[ActionRow]) -> None: ...
     def finish(self, table_id: str) -> None: ...
     def close(self) -> None: ...
 
@@ -117,6 +118,21 @@ class SQLiteStore:
                 "INSERT INTO actions VALUES (?, ?, ?, ?, ?)",
                 (table_id, row.seq, row.action, row.by, time.time()),
             )
+
+    def append_many(self, table_id: str, rows: list[ActionRow]) -> None:
+        """Several decisions in one transaction (one sync to disk)."""
+        now = time.time()
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.executemany(
+                    "INSERT INTO actions VALUES (?, ?, ?, ?, ?)",
+                    [(table_id, r.seq, r.action, r.by, now) for r in rows],
+                )
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
 
     def finish(self, table_id: str) -> None:
         with self._lock:

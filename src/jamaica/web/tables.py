@@ -165,20 +165,39 @@ class LiveTable:
             if a not in s.legal:
                 legal = ", ".join(str(x) for x in s.legal)
                 raise ProtocolError("illegal", f"{act.action!r} is not legal now; legal: {legal}")
-            self._commit(a, "player")
+            self._commit([(a, "player")])
             await self._broadcast()
         self.kick()
 
-    def _commit(self, a: Action, by: str) -> None:
-        """Store the decision, then apply it: a decision is stored before it is acknowledged."""
+    def _commit(self, decisions: list[tuple[Action, str]]) -> None:
+        """Apply the decisions (and the dice that follow them), then store them all in one
+        transaction; the clients hear of them only after that (a decision is stored before it
+        is acknowledged). If the store fails, the table is rebuilt from what was stored."""
         s = self.session.state
-        self.store.append(self.id, ActionRow(len(s.history), int(a), by))
-        s.apply(a)
+        start = len(s.history)
+        rows = []
+        for a, by in decisions:
+            rows.append(ActionRow(len(s.history), int(a), by))
+            s.apply(a)
+        while s.current_player() == CHANCE:
+            a = self.session.auto_action()
+            rows.append(ActionRow(len(s.history), int(a), "chance"))
+            s.apply(a)
+        try:
+            self.store.append_many(self.id, rows)
+        except Exception:
+            self._reload(start)
+            raise
         if s.is_terminal():
             self.store.finish(self.id)
             self.record.finished = True
         if self.on_change is not None:
             self.on_change()
+
+    def _reload(self, upto: int) -> None:
+        fresh = LiveTable.restore(self.record, self.store)
+        self.session = fresh.session
+        assert len(self.session.state.history) <= upto or upto < 0
 
     # --- bots, dice and the clock ---------------------------------------------------------------
     def kick(self) -> None:
@@ -190,16 +209,14 @@ class LiveTable:
         session = self.session
         while True:
             async with self.lock:
+                session = self.session
                 if not session.waiting_for_bot_or_chance():
                     break
-                who = session.state.current_player()
-                if who == CHANCE:
-                    a = session.auto_action()
-                    by = "chance"
+                if session.state.current_player() == CHANCE:
+                    self._commit([])
                 else:  # a bot thinks in a worker thread: the event loop stays free
                     a = await asyncio.to_thread(session.auto_action)
-                    by = "bot"
-                self._commit(a, by)
+                    self._commit([(a, "bot")])
                 await self._broadcast()
             await asyncio.sleep(0)
         self._arm_timer()
@@ -224,7 +241,7 @@ class LiveTable:
                 return
             a = await asyncio.to_thread(self.session.bot_action, TIMEOUT_BOT, who)
             self._note_timeout(who, a)
-            self._commit(a, "timeout")
+            self._commit([(a, "timeout")])
             await self._broadcast()
         self.kick()
 
