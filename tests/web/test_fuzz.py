@@ -48,6 +48,7 @@ def test_fuzz_messages_change_nothing(server: Server) -> None:
         )
         asked = first["view"]["pending"]["player"]
         fuzzer = b if asked == 0 else a
+        before: dict[str, Any] | None = None
         while True:  # drain the fuzzer's queue: it is up to date
             try:
                 m = recv(fuzzer, 0.5)
