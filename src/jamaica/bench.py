@@ -130,3 +130,49 @@ def report(r: BenchResult, players: int, edition: str) -> str:
             f"  view()             {r.view_us:10.1f} µs",
         ]
     )
+
+
+def env_bench(seconds: float = 3.0) -> tuple[float, float]:
+    """Environment steps per second with random actions: PettingZoo (`jamaica_v0.env`, through
+    `agent_iter`/`last`/`step`, observations included) and OpenSpiel (`apply_action`, with an
+    observation tensor per step)."""
+    import numpy as np
+
+    from .envs import jamaica_v0
+
+    env = jamaica_v0.env(players=4)
+    rng = random.Random(1)
+    steps, game = 0, 0
+    t = time.perf_counter()
+    while time.perf_counter() - t < seconds:
+        env.reset(seed=game)
+        game += 1
+        for _ in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[int(rng.random() * len(legal))]))
+            steps += 1
+    pettingzoo = steps / (time.perf_counter() - t)
+
+    import pyspiel
+
+    from .envs import openspiel  # noqa: F401  (registers the game)
+
+    ospiel = pyspiel.load_game("python_jamaica", {"players": 4})
+    steps = 0
+    t = time.perf_counter()
+    while time.perf_counter() - t < seconds:
+        state = ospiel.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[int(rng.random() * len(outcomes))][0])
+            else:
+                state.observation_tensor(state.current_player())
+                legal = state.legal_actions()
+                state.apply_action(legal[int(rng.random() * len(legal))])
+            steps += 1
+    return pettingzoo, steps / (time.perf_counter() - t)

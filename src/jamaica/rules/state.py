@@ -34,6 +34,8 @@ from .data import (
 from .events import E_START
 from .ops import CHANCE, DECIDE, KIND_NAMES, T_DRAW, T_FIRST_CAPTAIN, TERMINAL, ev, run
 from .scoring import Score, score, winners
+from .view import events_for as _events_for
+from .view import view as _view
 
 
 class IllegalActionError(ValueError):
@@ -292,18 +294,14 @@ class State:
 
     def view(self, player: int | None) -> dict[str, Any]:
         """Everything `player` may see (RULES §11), JSON-safe; `None`: a spectator."""
-        from .view import view
-
-        return view(self, player)
+        return _view(self, player)
 
     def events_for(
         self, player: int | None, names: Sequence[str] | None = None
     ) -> list[dict[str, Any]]:
         """The events `player` may see, in plain words (with `names` per ship, if given);
         `None`: public events only."""
-        from .view import events_for
-
-        return events_for(self, player, names)
+        return _events_for(self, player, names)
 
     def resample(self, player: int, rng: random.Random) -> State:
         """A complete state consistent with `player`'s view, hidden parts drawn at random."""

@@ -9,11 +9,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from .board import moves_left
 from .data import (
     CARD_NAMES,
     GHOST_NAME,
     HAND_LIMIT,
     HAND_LIMIT_WITH_MAP,
+    HOLD6,
+    HOLDS,
     LAIR_SPACES,
     MAP,
     NUM_CARDS,
@@ -24,15 +27,20 @@ from .data import (
     TREASURE_NAMES,
 )
 from .events import EVENT_NAMES, describe
-from .holds import slot_count
 from .ops import CHANCE, KIND_NAMES, TERMINAL
 
 if TYPE_CHECKING:
     from .state import State
 
 
+_CARD_LISTS = tuple(
+    tuple(CARD_NAMES[c] for c in range(NUM_CARDS) if mask >> c & 1)
+    for mask in range(1 << NUM_CARDS)
+)
+
+
 def cards(mask: int) -> list[str]:
-    return [CARD_NAMES[c] for c in range(NUM_CARDS) if mask >> c & 1]
+    return list(_CARD_LISTS[mask])
 
 
 def can_see(audience: int, player: int | None, everyone: int) -> bool:
@@ -41,35 +49,40 @@ def can_see(audience: int, player: int | None, everyone: int) -> bool:
 
 def _ship(s: State, k: int, me: int | None, over: bool) -> dict[str, Any]:
     base = k * SLOTS
+    ht, hn, pw = s.ht, s.hn, s.pw
     holds = [
-        {"type": RESOURCE_SHORT[s.ht[base + h]], "count": s.hn[base + h]}
-        for h in range(slot_count(s, k))
+        {"type": RESOURCE_SHORT[ht[i]], "count": hn[i]}
+        for i in range(base, base + (SLOTS if pw[HOLD6] == k else HOLDS))
     ]
     face_down = s.fd[k]
-    known = [
-        TREASURE_NAMES[c & 15] for c in face_down if over or (me is not None and (c >> 6) >> me & 1)
-    ]
+    if over:
+        known = sorted(TREASURE_NAMES[c & 15] for c in face_down)
+    elif me is None or not face_down:
+        known = []
+    else:
+        known = sorted(TREASURE_NAMES[c & 15] for c in face_down if (c >> 6) >> me & 1)
+    lap = s.lap[k]
+    ghost = k == s.gh
     ship: dict[str, Any] = {
         "ship": k,
-        "name": GHOST_NAME if k == s.gh else PIRATES[k],
-        "ghost": k == s.gh,
+        "name": GHOST_NAME if ghost else PIRATES[k],
+        "ghost": ghost,
         "space": s.pos[k],
-        "lap": s.lap[k],
-        "finished": s.lap[k] >= 1,
-        "moves_left": s.moves_left(k),
+        "lap": lap,
+        "finished": lap >= 1,
+        "moves_left": moves_left(s.pos[k], lap),
         "holds": holds,
-        "powers": [TREASURE_NAMES[t] for t in range(NUM_POWERS) if s.pw[t] == k],
+        "powers": [TREASURE_NAMES[t] for t in range(NUM_POWERS) if pw[t] == k],
         "face_down": len(face_down),
-        "face_down_known": sorted(known),
+        "face_down_known": known,
     }
-    if k != s.gh:
-        ship.update(
-            hand_size=s.hand[k].bit_count() + (1 if s.chosen[k] >= 0 else 0),
-            hand_limit=HAND_LIMIT_WITH_MAP if s.pw[MAP] == k else HAND_LIMIT,
-            draw_pile=s.drawp[k].bit_count(),
-            discard=cards(s.disc[k]),
-            has_chosen=s.chosen[k] >= 0,
-        )
+    if not ghost:
+        chosen = s.chosen[k] >= 0
+        ship["hand_size"] = s.hand[k].bit_count() + chosen
+        ship["hand_limit"] = HAND_LIMIT_WITH_MAP if pw[MAP] == k else HAND_LIMIT
+        ship["draw_pile"] = s.drawp[k].bit_count()
+        ship["discard"] = list(_CARD_LISTS[s.disc[k]])
+        ship["has_chosen"] = chosen
     return ship
 
 
@@ -85,6 +98,7 @@ def view(s: State, player: int | None) -> dict[str, Any]:
     pending["kind"] = "" if over else KIND_NAMES[kind]
     if player is not None and who == player:
         pending["legal"] = [str(a) for a in s.legal]
+    tokens = [space for space in LAIR_SPACES if s.tokens >> space & 1]
     out: dict[str, Any] = {
         "player": player,
         "config": s.cfg.to_dict(),
@@ -92,8 +106,8 @@ def view(s: State, player: int | None) -> dict[str, Any]:
         "captain": s.cap,
         "dice": {"roll": list(s.roll), "morning": s.morning, "evening": s.evening},
         "ships": [_ship(s, k, player, over) for k in range(s.ns)],
-        "lair_tokens": [space for space in LAIR_SPACES if s.tokens >> space & 1],
-        "treasure_pile": sum(1 for space in LAIR_SPACES if s.tokens >> space & 1),
+        "lair_tokens": tokens,
+        "treasure_pile": len(tokens),
         "overboard": len(s.ob),
         "battle": _battle(s),
         "ending": s.ending,

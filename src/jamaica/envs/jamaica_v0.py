@@ -1,0 +1,155 @@
+"""Jamaica as a PettingZoo AEC environment: `jamaica.envs.jamaica_v0.env(players=4, ...)`.
+
+- Agents `player_0` … `player_{n-1}`; the Ghost Ship is not an agent (its choices belong to the
+  player who takes them, as in the rules).
+- Observation: `{"observation": float32[size], "action_mask": int8[NUM_ACTIONS]}`; the vector is
+  `jamaica.envs.encoding.encode(state.view(player))` (its layout is documented there); the mask is
+  all zeros except for the agent whose turn it is. Actions are the catalog ids of
+  `jamaica.rules.actions` (a Discrete(206) space; only player actions 0–139 are ever legal).
+- Chance (dice, draws, blind steals) is resolved inside, from the seed given to `reset(seed=...)`.
+- Rewards, at the end only: `reward="rank"` (default) gives 1 − 2·(rank − 1)/(ships − 1): +1 for
+  the winner, −1 for the last ship (the Ghost Ship counts in the ranking; shared places are
+  averaged, the R8 tie-break applies); `reward="score"` gives the final score.
+- `render_mode="ansi"`: `render()` returns the board and the ships as text.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ..rules import CHANCE, Config, State, new_game
+from ..rules.actions import NUM_ACTIONS
+from .encoding import encode, observation_size
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The environment with PettingZoo's order-enforcing wrapper. (An out-of-range or illegal
+    action needs no extra wrapper: the engine refuses it with `IllegalActionError`, a
+    ValueError naming the legal actions, and changes nothing.)"""
+    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+
+
+class raw_env(AECEnv):  # type: ignore[misc]
+    metadata = {"render_modes": ["ansi"], "name": "jamaica_v0", "is_parallelizable": False,
+                "render_fps": 1}  # fmt: skip
+
+    def __init__(
+        self,
+        players: int = 4,
+        edition: str = "2021",
+        ghost_ship: bool | None = None,
+        max_rounds: int = 100,
+        reward: str = "rank",
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        if reward not in ("rank", "score"):
+            raise ValueError("reward must be rank or score")
+        if render_mode not in (None, "ansi"):
+            raise ValueError("render_mode must be None or ansi")
+        self.config = Config(players=players, edition=edition, ghost_ship=ghost_ship,
+                             max_rounds=max_rounds)  # fmt: skip
+        self.reward_kind = reward
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{i}" for i in range(players)]
+        self._index = {a: i for i, a in enumerate(self.possible_agents)}
+        size = observation_size(self.config)
+        self.observation_spaces = {
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(-1.0, 2.0, (size,), np.float32),
+                    "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
+                }
+            )
+            for a in self.possible_agents
+        }
+        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
+        self.game: State = new_game(self.config, log=False)
+        self.rng = random.Random()
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self.rng = random.Random(seed)
+        self.game = new_game(self.config, log=False)
+        self._chance()
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[self.game.current_player()]
+
+    def _chance(self) -> None:
+        s, rng = self.game, self.rng
+        while s.current_player() == CHANCE:
+            s.apply(s.sample_chance(rng))
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        p = self._index[agent]
+        s = self.game
+        mask = np.zeros(NUM_ACTIONS, np.int8)
+        if not s.is_terminal() and s.current_player() == p:
+            mask[[int(a) for a in s.legal]] = 1
+        obs = encode(s.view(p), s.n, s.ns)
+        return {"observation": obs, "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        s = self.game
+        for a in self.agents:
+            self.rewards[a] = 0.0
+        s.apply(int(action))  # type: ignore[arg-type]
+        self._chance()
+        if s.is_terminal():
+            for a, r in zip(self.agents, self.final_rewards(), strict=True):
+                self.rewards[a] = r
+                self.terminations[a] = True
+        else:
+            self.agent_selection = self.possible_agents[s.current_player()]
+        self._cumulative_rewards[agent] = 0.0
+        self._accumulate_rewards()
+
+    def final_rewards(self) -> list[float]:
+        s = self.game
+        scores = s.scores()
+        if self.reward_kind == "score":
+            return [float(scores[p].total) for p in range(s.n)]
+        key = [(-sc.total, s.moves_left(k)) for k, sc in enumerate(scores)]
+        out = []
+        for p in range(s.n):
+            better = sum(1 for k in range(s.ns) if key[k] < key[p])
+            same = sum(1 for k in range(s.ns) if key[k] == key[p])
+            rank = better + (same + 1) / 2
+            out.append(1.0 - 2.0 * (rank - 1) / (s.ns - 1))
+        return out
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        from rich.text import Text
+
+        from ..tui import render
+
+        s = self.game
+        names = [ship["name"] for ship in s.view(None)["ships"]]
+        view = s.view(None)
+        text = render.board(view, names) + "\n" + render.ships_panel(view, names)
+        return Text.from_markup(text).plain
+
+    def close(self) -> None:
+        pass
