@@ -112,3 +112,26 @@ def test_names_cannot_inject_script(server: Server, browser: Any) -> None:
     page.goto(server.url + "/")
     page.wait_for_selector("#tables b")
     assert page.evaluate("window.__xss") is None
+
+
+def test_the_page_reconnects_by_itself_after_a_server_restart(server: Server, browser: Any) -> None:
+    t = server.table([("Ann", None), ("Bot", "greedy")])
+    page = browser.new_page()
+    page.goto(t["seats"][0]["url"])
+    page.wait_for_selector("#question:not([hidden]) #options button")
+    prompt = page.inner_text("#prompt")
+    server.kill()  # SIGKILL
+    page.wait_for_function("document.getElementById('status').textContent.includes('reconnecting')")
+    again = Server(server.db)
+    again.port = server.port
+    again.start()
+    try:
+        page.wait_for_function(
+            "document.getElementById('status').textContent === 'your turn'", timeout=20_000
+        )
+        assert page.inner_text("#prompt") == prompt  # where it was
+        lines = page.locator("#log p").count()
+        page.locator("#options button").first.click()
+        page.wait_for_function(f"document.querySelectorAll('#log p').length > {lines}")
+    finally:
+        again.stop()
