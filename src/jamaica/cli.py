@@ -175,7 +175,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif ns.command == "serve":
             from .web.server import serve
 
-            print(f"Jamaica is served on http://{ns.host}:{ns.port}/ (games kept in {ns.db})")
             serve(ns.host, ns.port, ns.db)
         elif ns.command in ("play", "replay"):
             return _terminal(ns)

@@ -194,5 +194,6 @@ def serve(host: str, port: int, db: str) -> None:
     import uvicorn
 
     store = SQLiteStore.from_url(db)
+    print(f"Jamaica is served on http://{host}:{port}/ (games kept in {db})", flush=True)
     uvicorn.run(create_app(store), host=host, port=port, ws_max_size=MAX_MESSAGE * 4,
                 log_level="warning")  # fmt: skip
