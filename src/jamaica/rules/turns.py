@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from .actions import (
     ACTIONS,
+    ATTACK,
     CAPTAIN,
     DRAW,
     MORNING,
@@ -106,7 +107,6 @@ PLAY_ACTIONS = ACTIONS[PLAY : PLAY + NUM_CARDS]
 DRAW_ACTIONS = ACTIONS[DRAW : DRAW + NUM_CARDS]
 MOVE_ACTIONS = ACTIONS[MOVE:]
 CARD_BITS = tuple((1 << c, c) for c in range(NUM_CARDS))
-ATTACK_BASE = ACTIONS.index(Action.parse("attack 0"))
 
 
 def encode_card(ttype: int, klass: int, knowers: int) -> int:
@@ -267,7 +267,7 @@ def _arrive(s: State, t: Task) -> None:
         if foes:
             s.stack.append((T_SETTLE, ship, mode))
             decider = s.cap if ship == s.gh else ship
-            ask(s, K_ATTACK, decider, (ship, tuple(foes)), [ACTIONS[ATTACK_BASE + k] for k in foes])
+            ask(s, K_ATTACK, decider, (ship, tuple(foes)), [ACTIONS[ATTACK + k] for k in foes])
             return
     settle(s, ship, mode)
 
