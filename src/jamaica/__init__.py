@@ -1,46 +1,11 @@
-"""Jamaica, the pirate race board game (Cathala, Braff & Pauchon): rules engine and front ends."""
+"""Jamaica, the pirate race board game (Cathala, Braff & Pauchon): rules engine and front ends.
 
-from .rules import (
-    CHANCE,
-    EDITIONS,
-    NUM_ACTIONS,
-    NUM_PLAYER_ACTIONS,
-    TERMINAL,
-    Action,
-    Agent,
-    Config,
-    Decision,
-    IllegalActionError,
-    ParseError,
-    RandomAgent,
-    Record,
-    Score,
-    State,
-    new_game,
-    play_game,
-    replay,
-)
+The public API is the rules engine's (`jamaica.rules`), re-exported here.
+"""
+
+from . import rules
+from .rules import *  # noqa: F403
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "CHANCE",
-    "EDITIONS",
-    "NUM_ACTIONS",
-    "NUM_PLAYER_ACTIONS",
-    "TERMINAL",
-    "Action",
-    "Agent",
-    "Config",
-    "Decision",
-    "IllegalActionError",
-    "ParseError",
-    "RandomAgent",
-    "Record",
-    "Score",
-    "State",
-    "__version__",
-    "new_game",
-    "play_game",
-    "replay",
-]
+__all__ = [*rules.__all__, "__version__"]
