@@ -101,7 +101,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         s = self.game
         mask = np.zeros(NUM_ACTIONS, np.int8)
         if not s.is_terminal() and s.current_player() == p:
-            mask[[int(a) for a in s.legal]] = 1
+            mask[s.legal] = 1
         obs = encode(s.view(p), s.n, s.ns)
         return {"observation": obs, "action_mask": mask}
 
@@ -111,8 +111,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         s = self.game
-        for a in self.agents:
-            self.rewards[a] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
         s.apply(int(action))  # type: ignore[arg-type]
         self._chance()
         if s.is_terminal():
