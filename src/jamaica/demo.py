@@ -25,14 +25,14 @@ def narrate(s: State, spectator: bool = False) -> Iterator[str]:
     """The game's events in words: everything (the narrator sees all) or public events only."""
     events = s.events or []
     for i, e in enumerate(events):
-        public = e[0] == s.all
+        public = can_see(e[0], None)
         if spectator and not public:
             continue
         if (
             not spectator
             and e[1] in _SHADOWED
             and i + 1 < len(events)
-            and events[i + 1][0] != s.all
+            and not can_see(events[i + 1][0], None)
         ):
             continue
         text = describe(e, s.n)
@@ -40,7 +40,7 @@ def narrate(s: State, spectator: bool = False) -> Iterator[str]:
             yield ""
             yield f"=== {text.rstrip('.')} ==="
         elif not public and not spectator:
-            who = [ship_name(p, s.n) for p in range(s.n) if can_see(e[0], p, s.all)]
+            who = [ship_name(p, s.n) for p in range(s.n) if can_see(e[0], p)]
             yield f"  [{' & '.join(who)} only] {text}"
         else:
             yield f"  {text}"

@@ -76,7 +76,7 @@ def check_invariants(s: State) -> None:
     for cards in [*s.fd, s.ob]:
         for card in cards:
             t = card & 15
-            if t >= NUM_TREASURE_TYPES or card >> 6 & ~s.all:
+            if t >= NUM_TREASURE_TYPES or card >> 6 & ~((1 << s.n) - 1):
                 _fail(f"face-down card {card}")
             seen[t] += 1
     if any(c < 0 for c in s.pile):

@@ -19,6 +19,11 @@ if TYPE_CHECKING:
 CHANCE: Final = -1
 TERMINAL: Final = -4
 
+# An event's audience is a bit mask of players; PUBLIC marks an event everyone may see, spectators
+# included (ruling R16: public is a property of the event, never "every player is in the audience").
+PUBLIC_BIT: Final = 8
+PUBLIC: Final = 1 << PUBLIC_BIT
+
 # --- tasks ---------------------------------------------------------------------------------------
 (
     T_ROUND,
@@ -152,7 +157,8 @@ def chance(
 
 
 def ev(s: State, audience: int, code: int, *args: int) -> None:
-    """Log an event seen by the players in the `audience` bit mask."""
+    """Log an event seen by the players in the `audience` bit mask (`s.all` for a public event:
+    every player and the PUBLIC mark)."""
     if s.events is not None:
         s.events.append((audience, code, *args))
 

@@ -7,11 +7,12 @@ from typing import TYPE_CHECKING, Any
 from .actions import ACTIONS, NUM_ACTIONS
 from .config import Config
 from .invariants import check_invariants
+from .ops import PUBLIC
 
 if TYPE_CHECKING:
     from .state import State
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: public events carry the PUBLIC mark (R16)
 
 
 def _lists(x: Any) -> Any:
@@ -100,7 +101,7 @@ def state_from_dict(d: Any) -> State:
         s.cfg, s.n, s.ns = cfg, n, ns
         s.gh = n if cfg.ghost else -1
         s.classic = cfg.classic
-        s.all = (1 << n) - 1
+        s.all = ((1 << n) - 1) | PUBLIC
         s.rnd, s.cap = _int(d, "round"), _int(d, "captain")
         s.roll = tuple(_ints(d, "roll"))
         s.morning, s.evening = _int(d, "morning"), _int(d, "evening")

@@ -32,7 +32,17 @@ from .data import (
     TREASURE_COUNTS,
 )
 from .events import E_START
-from .ops import CHANCE, DECIDE, KIND_NAMES, T_DRAW, T_FIRST_CAPTAIN, TERMINAL, ev, run
+from .ops import (
+    CHANCE,
+    DECIDE,
+    KIND_NAMES,
+    PUBLIC,
+    T_DRAW,
+    T_FIRST_CAPTAIN,
+    TERMINAL,
+    ev,
+    run,
+)
 from .scoring import Score, score, winners
 from .view import events_for as _events_for
 from .view import view as _view
@@ -84,7 +94,7 @@ class State:
     ns: int  # ships (players + the Ghost Ship)
     gh: int  # the Ghost Ship's ship index, or -1
     classic: bool
-    all: int  # bit mask of every player: the audience of public events
+    all: int  # the audience of public events: every player's bit and the PUBLIC mark (R16)
     rnd: int  # the current round, from 1 (0 during setup)
     cap: int  # the Captain (-1 before the first is drawn)
     roll: tuple[int, ...]
@@ -122,7 +132,7 @@ class State:
         self.n, self.ns = n, ns
         self.gh = n if cfg.ghost else -1
         self.classic = cfg.classic
-        self.all = (1 << n) - 1
+        self.all = ((1 << n) - 1) | PUBLIC
         self.rnd, self.cap = 0, -1
         self.roll, self.morning, self.evening = (), 0, 0
         self.pos, self.lap = [0] * ns, [0] * ns

@@ -27,7 +27,7 @@ from .data import (
     TREASURE_NAMES,
 )
 from .events import EVENT_NAMES, describe
-from .ops import CHANCE, KIND_NAMES, TERMINAL
+from .ops import CHANCE, KIND_NAMES, PUBLIC_BIT, TERMINAL
 
 if TYPE_CHECKING:
     from .state import State
@@ -43,8 +43,10 @@ def cards(mask: int) -> list[str]:
     return list(_CARD_LISTS[mask])
 
 
-def can_see(audience: int, player: int | None, everyone: int) -> bool:
-    return audience == everyone if player is None else bool(audience >> player & 1)
+def can_see(audience: int, player: int | None) -> bool:
+    """Whether `player` (None: a spectator) may see an event or a note with this audience.
+    Spectators see only what is marked PUBLIC (R16), whoever else is in the audience."""
+    return bool(audience >> (PUBLIC_BIT if player is None else player) & 1)
 
 
 def _ship(s: State, k: int, me: int | None, over: bool) -> dict[str, Any]:
@@ -154,7 +156,7 @@ def events_for(
         return []
     out = []
     for e in s.events:
-        if can_see(e[0], player, s.all):
+        if can_see(e[0], player):
             text = describe(e, s.n, names)
             out.append({"kind": EVENT_NAMES[e[1]], "args": list(e[2:]), "text": text})
     return out

@@ -265,7 +265,7 @@ class LiveTable:
         new = [
             {"kind": EVENT_NAMES[e[1]], "text": describe(e, s.n, self.names)}
             for e in events[client.raw_sent :]
-            if can_see(e[0], seat, s.all)
+            if can_see(e[0], seat)
         ]
         client.raw_sent = len(events)
         notes = self.notes[client.notes_sent :]
