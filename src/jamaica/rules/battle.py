@@ -27,6 +27,7 @@ from .actions import (
 )
 from .data import (
     CLASS_CURSED,
+    CLASS_TREASURE,
     COMBAT_FACES,
     CURSED,
     EMPTY,
@@ -230,7 +231,11 @@ def spoils_options(s: State, winner: int, loser: int) -> list[Action]:
 def _spoils(s: State, t: Task) -> None:
     _, winner, loser = t
     ctx = (winner, loser)
-    ask(s, K_SPOILS, decider(s, winner, loser), ctx, spoils_options(s, winner, loser))
+    # A winner with face-down cards might give a cursed one: the question is asked whatever
+    # they hold, or its absence would tell everyone they hold no cursed treasure (R16).
+    secret_options = winner != s.gh and bool(s.fd[winner])
+    legal = spoils_options(s, winner, loser)
+    ask(s, K_SPOILS, decider(s, winner, loser), ctx, legal, always=secret_options)
 
 
 def _loot(s: State, winner: int, loser: int, kind: int, amount: int) -> None:
@@ -275,7 +280,13 @@ def _spoils_chosen(s: State, ctx: tuple[Any, ...], a: Action) -> None:
         kind = CURSED[a - GIVE]
         cards = s.fd[winner]
         k = next(i for i, c in enumerate(cards) if c & 15 == kind)
-        s.fd[winner] = cards[:k] + cards[k + 1 :]
+        # Only the giver knows which of their face-down cards went: whoever else knew one of
+        # them can no longer tell it apart, and the public knows only the weakest class (R16).
+        klass = min((c >> 4) & 3 for c in cards)
+        mine = (1 << winner) << 6
+        s.fd[winner] = tuple(
+            (c & 15) | (klass << 4) | mine for i, c in enumerate(cards) if i != k
+        )
         knowers = (1 << winner) | (0 if loser == s.gh else 1 << loser)
         s.fd[loser] += (encode_card(kind, CLASS_CURSED, knowers),)
         ev(s, s.all, E_GIVE, winner, loser)
@@ -290,11 +301,15 @@ def _blind(s: State, ctx: tuple[Any, ...], a: Action) -> None:
     winner, loser = ctx
     k = a - BLIND
     cards = s.fd[loser]
-    card = cards[k]
-    kind, klass = card & 15, (card >> 4) & 3
+    kind = cards[k] & 15
+    # Nobody but the loser knows which card went: whoever else knew one of the loser's cards can
+    # no longer tell it apart, and every card left (and the stolen one) is publicly of the
+    # weakest class among them (R16; resampling must not know the stolen card's true class).
+    klass = min((c >> 4) & 3 for c in cards)
     loser_bit = 0 if loser == s.gh else 1 << loser
-    # Who else knew a card of the loser can no longer tell which one went: only owners know now.
-    s.fd[loser] = tuple((c & 63) | (loser_bit << 6) for i, c in enumerate(cards) if i != k)
+    s.fd[loser] = tuple(
+        (c & 15) | (klass << 4) | (loser_bit << 6) for i, c in enumerate(cards) if i != k
+    )
     ev(s, s.all, E_STEAL_BLIND, winner, loser)
     if winner == s.gh:
         s.ob += (encode_card(kind, klass, loser_bit),)
@@ -305,5 +320,5 @@ def _blind(s: State, ctx: tuple[Any, ...], a: Action) -> None:
     if kind < NUM_POWERS:  # a power from the Ghost Ship's face-down cards is shown at once
         s.pw[kind] = winner
         ev(s, s.all, E_POWER, winner, kind)
-    else:
-        s.fd[winner] += (encode_card(kind, klass, knowers),)
+    else:  # R15: a card that stays face down in a player's hands is known not to be a power
+        s.fd[winner] += (encode_card(kind, max(klass, CLASS_TREASURE), knowers),)

@@ -134,9 +134,19 @@ def decision(code: int) -> Callable[[DecisionHandler], DecisionHandler]:
     return register
 
 
-def ask(s: State, kind: int, actor: int, ctx: tuple[Any, ...], legal: list[Action]) -> None:
-    """Pose a question; a question with a single legal answer is answered at once."""
-    if len(legal) == 1:
+def ask(
+    s: State,
+    kind: int,
+    actor: int,
+    ctx: tuple[Any, ...],
+    legal: list[Action],
+    *,
+    always: bool = False,
+) -> None:
+    """Pose a question; a question with a single legal answer is answered at once, unless
+    `always`: whether a question is asked must depend only on public information (R16), so a
+    question whose answers depend on the decider's secrets is asked even when only one is left."""
+    if len(legal) == 1 and not always:
         DECIDE[kind](s, ctx, legal[0])
     else:
         s.q = (kind, actor, ctx)

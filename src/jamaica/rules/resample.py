@@ -25,6 +25,7 @@ from .data import (
     in_class,
 )
 from .ops import C_DRAW, C_TREASURE, K_PLAY, K_SPOILS
+from .view import can_see
 
 if TYPE_CHECKING:
     from .state import State
@@ -86,7 +87,7 @@ def resample(s: State, player: int, rng: random.Random) -> State:
             _resample_cards(c, q, rng)
     _resample_treasures(c, player, rng)
     if s.events is not None:
-        c.events = [e for e in s.events if e[0] >> player & 1]
+        c.events = [e for e in s.events if can_see(e[0], player)]
     c.history = []
     _refresh_pending(c)
     return c

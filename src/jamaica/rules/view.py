@@ -160,3 +160,40 @@ def events_for(
             text = describe(e, s.n, names)
             out.append({"kind": EVENT_NAMES[e[1]], "args": list(e[2:]), "text": text})
     return out
+
+
+def answer_seen_by(s: State, action: int, player: int | None) -> bool:
+    """Whether `player` (None: a spectator) sees `action` answer the pending question of `s`
+    (ask before applying it). The player who decides always sees their own answer. Secret
+    answers (§11): a card choice ("card") only its decider; a card draw ("draw_card") only the
+    drawing player; a treasure draw ("draw_treasure") everyone when a player draws a power (it
+    goes face up), else only the drawing ship's player — nobody for the Ghost Ship, whose cards,
+    powers included, stay face down; a blind steal ("blind_steal") only the thief and the loser
+    (players only); a cursed treasure given as spoils ("give …") only the winner and the loser.
+    Every other answer (dice, dice order, the first Captain, moves, loads, payments, attacks,
+    gunpowder, the Sabre, other spoils) is public: a spectator sees only those (R16)."""
+    from .actions import GIVE, TREASURE
+    from .data import CURSED
+
+    if player is not None and (
+        not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < s.n
+    ):
+        raise ValueError(f"player must be 0..{s.n - 1} or None, not {player!r}")
+    if s.q is None or s.q[1] == TERMINAL:
+        raise ValueError("no question is pending: the game is over")
+    kind, who, ctx = s.q
+    if player is not None and who == player:
+        return True
+    name = KIND_NAMES[kind]
+    if name == "card":
+        return False
+    if name == "draw_card":
+        return player is not None and player == ctx[0]
+    if name == "draw_treasure":
+        ship = ctx[0]
+        if ship == s.gh:
+            return False
+        return action - TREASURE < NUM_POWERS or (player is not None and player == ship)
+    if name == "blind_steal" or (name == "spoils" and GIVE <= action < GIVE + len(CURSED)):
+        return player is not None and player in ctx[:2]  # (winner, loser); the Ghost Ship is n
+    return True
