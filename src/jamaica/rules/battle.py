@@ -284,9 +284,7 @@ def _spoils_chosen(s: State, ctx: tuple[Any, ...], a: Action) -> None:
         # them can no longer tell it apart, and the public knows only the weakest class (R16).
         klass = min((c >> 4) & 3 for c in cards)
         mine = (1 << winner) << 6
-        s.fd[winner] = tuple(
-            (c & 15) | (klass << 4) | mine for i, c in enumerate(cards) if i != k
-        )
+        s.fd[winner] = tuple((c & 15) | (klass << 4) | mine for i, c in enumerate(cards) if i != k)
         knowers = (1 << winner) | (0 if loser == s.gh else 1 << loser)
         s.fd[loser] += (encode_card(kind, CLASS_CURSED, knowers),)
         ev(s, s.all, E_GIVE, winner, loser)

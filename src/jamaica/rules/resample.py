@@ -108,4 +108,3 @@ def _refresh_pending(c: State) -> None:
         n = sum(c.pile)
         c.legal = [ACTIONS[TREASURE + t] for t in range(NUM_TREASURE_TYPES) if c.pile[t]]
         c.probs = [c.pile[a - TREASURE] / n for a in c.legal]
-

@@ -387,4 +387,3 @@ def _drawn(s: State, ctx: tuple[Any, ...], a: Action) -> None:
     ev(s, s.all, E_DRAW, p)
     ev(s, 1 << p, E_DRAW_SEEN, p, c)
     s.stack.append((T_DRAW, p))
-
