@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import html
+import re
 from pathlib import Path
+from typing import Any
 
 import pytest
-from textual.widgets import Input, Select
+from textual.widgets import Input, RichLog, Select
 
 from jamaica import Config
 from jamaica.session import GameSession, make_seats
+from jamaica.tui import render
 from jamaica.tui.app import Final, HandOver, JamaicaApp, Setup, Table
 from jamaica.tui.replay import ReplayApp
 
@@ -84,6 +88,118 @@ async def test_hot_seat_hides_the_hand_until_the_next_player_takes_over(tmp_path
         shown = str(app.screen.query_one("#hand").render())
         for card in session.state.view(nxt)["hand"]:
             assert card in shown
+
+
+def _screen_text(app: JamaicaApp) -> str:
+    """What a person sees on the terminal: the screenshot's text, without the SVG around it."""
+    svg = app.export_screenshot().split("</style>")[-1]
+    return html.unescape(re.sub(r"<[^>]+>", "", svg)).replace("\xa0", " ")
+
+
+def _spy_on_hands(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Every player whose hand the table draws, in order (the hand panel is the only place)."""
+    drawn: list[int] = []
+    real = render.hand_panel
+
+    def spy(view: dict[str, Any]) -> str:
+        if "hand" in view:
+            drawn.append(view["player"])
+        return real(view)
+
+    monkeypatch.setattr(render, "hand_panel", spy)
+    return drawn
+
+
+def _assert_nothing_private(app: JamaicaApp, session: GameSession) -> None:
+    """Neither the screen nor the table under the hand-over shows any human's hand or private
+    log lines."""
+    seen = _screen_text(app)
+    table = next(s for s in app.screen_stack if isinstance(s, Table))
+    hand = str(table.query_one("#hand").render())
+    log = "\n".join(strip.text for strip in table.query_one("#log", RichLog).lines)
+    names = [session.name(k) for k in range(session.state.ns)]
+    public = {e["text"] for e in session.state.events_for(None, names)}
+    for where in (seen, hand):
+        assert "Your hand" not in where and "Your discards" not in where
+    for p in session.humans:
+        private = [e["text"] for e in session.state.events_for(p, names)
+                   if e["text"] not in public]  # fmt: skip
+        assert private  # there is something to hide
+        for line in private:
+            assert line not in seen and line not in log
+        for card in session.state.view(p)["hand"]:
+            if not any(card in line for line in public):  # a card named in public may show
+                assert card not in seen and card not in hand and card not in log
+    assert table.viewer is None  # the table under the hand-over shows the public view
+
+
+@pytest.mark.parametrize("seed", [2, 9])  # the first seat decides first / the second does
+async def test_leak8_handover_before_first_turn(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    drawn = _spy_on_hands(monkeypatch)
+    seats = make_seats(["human", "human"], ["Anne Bonny", "Mary Read"])
+    session = GameSession(Config(2), seats, seed)
+    app = JamaicaApp(session, delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await _my_turn(pilot, app)
+        first = session.human_to_move()
+        assert first is not None and first == (0 if seed == 2 else 1)
+        assert isinstance(app.screen, HandOver)  # before anything is confirmed
+        await pilot.pause()  # let it be drawn
+        assert f"Pass the keyboard to {session.name(first)}" in _screen_text(app)
+        _assert_nothing_private(app, session)
+        assert drawn == []  # no hand was drawn while the cards were dealt
+        await pilot.press("enter")
+        await _my_turn(pilot, app)
+        assert isinstance(app.screen, Table) and app.screen.viewer == first
+        shown = str(app.screen.query_one("#hand").render())
+        for card in session.state.view(first)["hand"]:
+            assert card in shown
+        assert set(drawn) == {first}
+
+
+@pytest.mark.parametrize("next_up", ["human", "bot"])
+async def test_leak8_handover_after_resume(
+    next_up: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hot-seat game saved mid-way is resumed behind the hand-over, also while a bot or the
+    dice move first (then the table shows only the public view)."""
+    save = tmp_path / "hot.json"
+    session = GameSession(Config(3), make_seats(["human", "human", "greedy"]), 13, save)
+    stop_at = 2 if next_up == "bot" else 0  # the greedy bot or the first human moves next
+    decisions = 0
+    while True:
+        who = session.state.current_player()
+        if decisions >= 8 and who == stop_at:
+            break
+        if session.human_to_move() is None:
+            session.step()
+        else:
+            session.answer(session.state.legal_actions()[0])
+            decisions += 1
+    resumed = GameSession.load(save)
+    assert resumed.state == session.state
+    assert resumed.state.current_player() == stop_at
+    saved = len(resumed.state.history)
+    drawn = _spy_on_hands(monkeypatch)
+    app = JamaicaApp(resumed, delay=0.05 if next_up == "bot" else 0)
+    async with app.run_test(size=SIZE) as pilot:
+        assert await _my_turn(pilot, app)
+        first = resumed.human_to_move()
+        assert first is not None
+        assert (len(resumed.state.history) > saved) == (next_up == "bot")
+        assert isinstance(app.screen, HandOver)
+        await pilot.pause()  # let it be drawn
+        assert f"Pass the keyboard to {resumed.name(first)}" in _screen_text(app)
+        _assert_nothing_private(app, resumed)
+        assert drawn == []
+        await pilot.press("enter")
+        await _my_turn(pilot, app)
+        assert isinstance(app.screen, Table) and app.screen.viewer == first
+        assert "Your hand" in str(app.screen.query_one("#hand").render())
+        before = len(resumed.state.history)
+        await pilot.press("1")
+        await _my_turn(pilot, app)
+        assert len(resumed.state.history) > before
 
 
 async def test_save_after_every_decision_and_resume_where_it_was(tmp_path: Path) -> None:

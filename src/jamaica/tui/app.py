@@ -39,7 +39,8 @@ KINDS = [("human", "human"), ("bot: random", "random"), ("bot: greedy", "greedy"
 
 
 class HandOver(ModalScreen[None]):
-    """Hot-seat: hides the table until the next player is at the keyboard."""
+    """Hot-seat: hides the table until the next player is at the keyboard (also before the first
+    human decision of a new or resumed game)."""
 
     BINDINGS = [Binding("enter", "go", "I am here")]
     DEFAULT_CSS = """
@@ -171,7 +172,11 @@ class Table(Screen[None]):
         self.session = session
         self.delay = delay
         humans = session.humans
-        self.viewer: int | None = humans[0] if humans else None
+        # Whose hand and private log the table shows. With one human it is always theirs; at a
+        # hot-seat table nobody's (the public view) until the first human to decide has taken
+        # the keyboard through the hand-over, for a new game and a resumed one alike, so no hand
+        # is on screen while the dice and bots play first or before the right player is there.
+        self.viewer: int | None = humans[0] if len(humans) == 1 else None
         self.shown_events = 0
         self.names = [session.name(k) for k in range(session.state.ns)]
         self.actions: list[int] = []
