@@ -2,8 +2,11 @@
 decision. Front ends (the terminal app, later the web server) drive a `GameSession`; it knows no
 screen.
 
-Everything random is derived from the game's seed and the number of actions so far, so a game
-saved and resumed goes on exactly as it would have without the break.
+With a seed, everything random is derived from the game's seed and the number of actions so far,
+so a game saved and resumed goes on exactly as it would have without the break (the terminal, the
+lab). Without one (`seed=None`, the game server), dice, draws and the bots' own randomness come
+from the operating system's secure source (`secrets`): nothing a player can read predicts a
+hidden draw, and a game is rebuilt from its stored outcomes, never from a seed.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import secrets
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -53,9 +57,12 @@ def make_seats(kinds: Sequence[str], names: Sequence[str] = ()) -> list[Seat]:
     return seats
 
 
+_SECURE = secrets.SystemRandom()
+
+
 class GameSession:
     def __init__(
-        self, config: Config, seats: Sequence[Seat], seed: int, path: Path | None = None
+        self, config: Config, seats: Sequence[Seat], seed: int | None, path: Path | None = None
     ) -> None:
         if len(seats) != config.players:
             raise ValueError(f"{config.players} players need {config.players} seats")
@@ -86,6 +93,10 @@ class GameSession:
 
     # --- playing --------------------------------------------------------------------------------
     def _stream(self) -> int:
+        """The seed of the next random draw: from the game's seed and the move number, or a fresh
+        secret 128-bit number when the game has no seed."""
+        if self.seed is None:
+            return secrets.randbits(128)
         return self.seed * 1_000_003 + len(self.state.history)
 
     def auto_action(self) -> Action:
@@ -96,14 +107,16 @@ class GameSession:
         if who == TERMINAL or (who >= 0 and self.seats[who].human):
             raise ValueError("no automatic step: a human must decide, or the game is over")
         if who == CHANCE:
-            return s.sample_chance(random.Random(self._stream()))
+            rng = _SECURE if self.seed is None else random.Random(self._stream())
+            return s.sample_chance(rng)
         bot = self.seats[who].bot
         assert bot is not None
         return self.bot_action(bot, who)
 
     def bot_action(self, spec: str, seat: int) -> Action:
         """What the bot `spec` would answer for `seat` now (also for a human out of time)."""
-        return make_bot(spec, self._stream() + 17 * seat).act(self.state, seat)
+        seed = self._stream() if self.seed is None else self._stream() + 17 * seat
+        return make_bot(spec, seed).act(self.state, seat)
 
     def step(self) -> Action:
         """Answer one question that is not a human's, and save."""

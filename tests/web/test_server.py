@@ -93,7 +93,8 @@ def test_the_clock_lets_greedy_decide_for_a_player_out_of_time(server: Server) -
         q = until(me, _question)
         later = until(me, lambda x: x["op"] == "update" and x["notes"], timeout=10)
         assert later["turn"] > q["turn"]
-        assert "Time ran out for Slow: the greedy bot decided" in later["notes"][0]
+        assert later["notes"][0] == "Time ran out for Slow: the greedy bot decides."
+        assert later["notes"][1].startswith("For Slow, the greedy bot answered: ")
 
 
 def test_bad_requests_change_nothing(server: Server) -> None:

@@ -50,11 +50,13 @@ class LiveTable:
         self.store = store
         config = Config.from_dict(record.config)
         seats = [Seat(s["name"], s["bot"]) for s in record.seats]
-        self.session = GameSession(config, seats, record.seed)
+        # No seed: dice, draws and bots draw from the secure source; restarts replay the stored
+        # outcomes (issue 9: a seed a player could search for would predict every hidden draw).
+        self.session = GameSession(config, seats, None)
         self.names = [self.session.name(k) for k in range(self.session.state.ns)]
         self.lock = asyncio.Lock()
         self.clients: list[Client] = []
-        self.notes: list[str] = []
+        self.notes: list[tuple[int, str]] = []  # (audience, text), audiences as for events
         self._auto: asyncio.Task[None] | None = None
         self._timer: asyncio.TimerHandle | None = None
         self.on_change: Callable[[], None] | None = None
@@ -85,7 +87,7 @@ class LiveTable:
             tokens.append(token)
             rows.append({"name": clean_name(name, i), "bot": bot,
                          "token_hash": token_hash(token) if token else None})  # fmt: skip
-        seed = secrets.randbelow(2**31)
+        seed = 0  # unused: live tables have no seed (see __init__)
         table_id = secrets.token_urlsafe(9)
         limit = seconds_per_decision
         record = TableRecord(table_id, config.to_dict(), rows, seed, limit, time.time())
@@ -246,9 +248,12 @@ class LiveTable:
         self.kick()
 
     def _note_timeout(self, seat: int, a: Action) -> None:
-        self.notes.append(
-            f"Time ran out for {self.names[seat]}: the {TIMEOUT_BOT} bot decided ({a})."
-        )
+        """Everyone learns that the time ran out; only the seat learns what was decided for it
+        (the answer may be a secret, e.g. a card choice); what it did shows in the log."""
+        s = self.session.state
+        name = self.names[seat]
+        self.notes.append((s.all, f"Time ran out for {name}: the {TIMEOUT_BOT} bot decides."))
+        self.notes.append((1 << seat, f"For {name}, the {TIMEOUT_BOT} bot answered: {a}."))
 
     # --- telling the clients --------------------------------------------------------------------
     async def _broadcast(self) -> None:
@@ -268,7 +273,8 @@ class LiveTable:
             if can_see(e[0], seat)
         ]
         client.raw_sent = len(events)
-        notes = self.notes[client.notes_sent :]
+        notes = [text for audience, text in self.notes[client.notes_sent :]
+                 if can_see(audience, seat)]  # fmt: skip
         client.notes_sent = len(self.notes)
         message: dict[str, Any] = {
             "op": "update",
