@@ -1,0 +1,185 @@
+"""The "two worlds" test (issue 9): the project's systematic defence against leaks.
+
+Over random games of every configuration (2–6 players, both editions, Ghost Ship on and off), at
+many decision points and for every player p and the spectator, a second world that p cannot tell
+from the first is built (`worlds.other_world`: hands, draw piles, chosen cards, unknown face-down
+values and the treasure pile re-dealt; private events p cannot see rewritten), and everything p
+receives must be identical in both:
+
+- `view(p)`, `events_for(p)`, which question is pending and who must answer it, p's legal answers;
+- `resample(p, rng)` for the same rng (a bot's determinization is a function of p's information);
+- the PettingZoo observation and the OpenSpiel observation strings, tensors and information state;
+- one step on: the game's next answer, mirrored in the second world, must give p the same again
+  (so whether a question is asked, and of whom, cannot depend on a secret), unless that step shows
+  p a value the second world was free to deal differently (a card revealed, a treasure seen).
+
+And the converse, so the test can fail: change something p does see, and p's output changes.
+Every event's audience is checked against the rules (`worlds.PRIVATE_EVENTS`), and the public
+classes of face-down cards against a replay of the public events (R15, R16).
+
+The number of decision points and comparisons is printed (`pytest -s`); see the README.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections import Counter
+from typing import Any
+
+import numpy as np
+
+from jamaica import CHANCE, Config, State, new_game
+from jamaica.envs.jamaica_v0 import raw_env
+from jamaica.rules.events import (
+    E_FACE_DOWN_SEEN,
+    E_GIVE_SEEN,
+    E_POWER,
+    E_REVEAL,
+    E_STEAL_SEEN,
+)
+
+from ..rules.strategies import ALL_CONFIGS
+from .worlds import (
+    Classes,
+    check_audiences,
+    check_classes,
+    check_knowledge,
+    other_world,
+    sees,
+)
+
+GAMES = int(os.environ.get("JAMAICA_TWO_WORLDS_GAMES", "1"))  # per configuration
+# Every decision point is stepped on in both worlds; every 6th is also compared at rest (every
+# one with JAMAICA_TWO_WORLDS_EVERY=1), and every 60th with whole event logs and determinizations.
+EVERY = int(os.environ.get("JAMAICA_TWO_WORLDS_EVERY", "6"))
+FULL_LOG_EVERY = 10
+PUBLIC_KINDS = {"dice_order", "move", "load", "pay", "attack", "powder", "sabre", "roll_dice",
+                "combat_die", "first_captain"}  # fmt: skip
+REVEALING = {E_REVEAL, E_POWER, E_FACE_DOWN_SEEN, E_STEAL_SEEN, E_GIVE_SEEN}
+
+STATS: Counter[str] = Counter()
+
+
+def said(s: State, p: int | None, events: bool = True) -> list[Any]:
+    """What the engine tells p now (the events: only those logged in `s`, see `fresh`)."""
+    who = s.current_player()
+    out: list[Any] = [s.view(p), s.events_for(p) if events else None, s.decision_kind(), who]
+    if p is not None and who == p:
+        out.append(s.legal_actions())
+    return out
+
+
+def fresh(s: State) -> State:
+    """A copy whose event log starts empty: after one step it holds just that step's events."""
+    c = s.clone(log=False)
+    c.events = []
+    return c
+
+
+class Envs:
+    """The research environments' outputs for an engine state."""
+
+    def __init__(self, config: Config) -> None:
+        self.pz = raw_env(players=config.players, edition=config.edition,
+                          ghost_ship=config.ghost_ship)  # fmt: skip
+
+    def observe(self, s: State, p: int) -> list[bytes]:
+        self.pz.game = s
+        obs = self.pz.observe(self.pz.possible_agents[p])
+        return [np.asarray(obs["observation"]).tobytes(), np.asarray(obs["action_mask"]).tobytes()]
+
+
+def compare(
+    s: State, p: int | None, rng: random.Random, envs: Envs, full: bool, classes: Classes
+) -> None:
+    if full:
+        w = other_world(s, p, rng, classes=classes)
+    else:  # the same world with its event log left out: the log is compared when `full`
+        c = s.clone(log=False)
+        w = other_world(c, p, rng, classes=classes)
+    assert said(s, p, full) == said(w, p, full)
+    STATS["comparisons"] += 1
+    if p is None:
+        return
+    assert envs.observe(s, p) == envs.observe(w, p)
+    STATS["environment comparisons"] += 1
+    if full:
+        a, b = s.resample(p, random.Random(7)), w.resample(p, random.Random(7))
+        assert a.to_dict() == b.to_dict(), "resample knows what the player does not"
+        STATS["resample comparisons"] += 1
+
+
+def step_on(s: State, a1: Any, p: int | None, rng: random.Random, classes: Classes) -> None:
+    """One step in both worlds: the game's answer here, and its mirror in the other world."""
+    w = other_world(s.clone(log=False), p, rng, keep_chosen=True, classes=classes)
+    s1 = fresh(s)
+    s1.apply(a1)
+    target = said(s1, p)
+    kind, who = s.decision_kind(), s.current_player()
+    give = str(a1).startswith("give")
+    if who == p or kind in PUBLIC_KINDS or (kind == "spoils" and not give):
+        assert a1 in w.legal, f"{a1} ({kind}) is legal in one world only"
+        candidates = [a1]
+    else:
+        candidates = sorted(w.legal, key=lambda a: a != a1)
+    for a2 in candidates:
+        w1 = fresh(w)
+        w1.apply(a2)
+        if said(w1, p) == target:
+            STATS["steps mirrored"] += 1
+            return
+    shown = [e for e in s1.events or [] if sees(e[0], p) and e[1] in REVEALING]
+    assert shown or give or s1.is_terminal(), f"{kind} {a1}: {p} can tell the worlds apart"
+    STATS["steps that showed a dealt value"] += 1
+
+
+def converse(s: State, p: int | None, envs: Envs) -> None:
+    """A change p can see changes what p receives."""
+    c = s.clone()
+    c.pos[0] = (c.pos[0] + 1) % 50  # a ship on another space: public
+    assert c.view(p) != s.view(p)
+    if p is not None and s.hand[p] and s.drawp[p]:
+        c = s.clone()
+        mine, other = s.hand[p] & -s.hand[p], s.drawp[p] & -s.drawp[p]
+        c.hand[p] ^= mine | other
+        c.drawp[p] ^= mine | other
+        assert c.view(p) != s.view(p)
+        assert envs.observe(c, p) != envs.observe(s, p)
+    STATS["converse checks"] += 1
+
+
+def play(config: Config, seed: int) -> None:
+    rng = random.Random(seed)
+    envs = Envs(config)
+    s = new_game(config)
+    step = 0
+    while not s.is_terminal():
+        a = s.sample_chance(rng) if s.current_player() == CHANCE else rng.choice(s.legal)
+        STATS["decision points"] += 1
+        classes = check_classes(s)
+        look = step % EVERY == 0
+        full = step % (EVERY * FULL_LOG_EVERY) == 0
+        for p in [None, *range(s.n)]:
+            step_on(s, a, p, rng, classes)
+            if p is not None and full:
+                check_knowledge(s, p)
+            if look:
+                compare(s, p, rng, envs, full, classes)
+                converse(s, p, envs)
+        s.apply(a)
+        step += 1
+    check_audiences(s)
+    check_classes(s)
+    STATS["games"] += 1
+
+
+def test_two_worlds() -> None:
+    """Every configuration; prints how much was compared (the README quotes it)."""
+    STATS.clear()
+    for config in ALL_CONFIGS:
+        for g in range(GAMES):
+            play(config, 1000 * g + ALL_CONFIGS.index(config))
+    print("\ntwo worlds:", ", ".join(f"{v} {k}" for k, v in STATS.items()))
+    assert STATS["games"] == len(ALL_CONFIGS) * GAMES
+    assert STATS["decision points"] > 1000 and STATS["steps that showed a dealt value"] > 0
