@@ -230,7 +230,7 @@ def other_world(
 def _refresh_question(w: State) -> None:
     """The legal answers of a pending question that depends on re-dealt cards."""
     assert w.q is not None
-    kind, _, ctx = w.q
+    ctx = w.q[2]
     name = w.decision_kind()
     if name == "card":
         w.legal = [Action.parse(f"play {CARD_NAMES[c]}") for c in _bits(w.hand[ctx[0]])]
