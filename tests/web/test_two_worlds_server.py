@@ -1,0 +1,123 @@
+"""The two-worlds test through the real server (issue 9): two stored tables that differ only in
+what one seat may not know must send that seat, and a spectator, the very same messages; and the
+anonymous replay of each must be the same at every step."""
+
+from __future__ import annotations
+
+import random
+import secrets
+import time
+from pathlib import Path
+from typing import Any
+
+from jamaica import CHANCE, Action, Config, State, new_game
+from jamaica.rules.data import CARD_NAMES
+from jamaica.web.store import ActionRow, SQLiteStore, TableRecord
+from jamaica.web.tables import token_hash
+
+from .server import Server, hello, recv
+
+NAMES = ["Ann", "Ben", "Cat", "Dan"]
+
+
+def _store(db: Path, table_id: str, config: Config, history: list[int], tokens: list[str]) -> None:
+    store = SQLiteStore(db)
+    seats = [{"name": NAMES[i], "bot": None, "token_hash": token_hash(tokens[i])}
+             for i in range(config.players)]  # fmt: skip
+    store.create_table(TableRecord(table_id, config.to_dict(), seats, 0, None, time.time()))
+    store.append_many(table_id, [ActionRow(i, a, "player") for i, a in enumerate(history)])
+    store.close()
+
+
+def _random_until(config: Config, seed: int, stop: Any) -> State:
+    rng = random.Random(seed)
+    s = new_game(config)
+    while not stop(s):
+        s.apply(s.sample_chance(rng) if s.current_player() == CHANCE else rng.choice(s.legal))
+    return s
+
+
+def _chosen_elsewhere(s: State) -> bool:
+    """A card question, after another seat chose one of several cards this round."""
+    if s.decision_kind() != "card" or s.rnd < 3:
+        return False
+    return any(s.chosen[q] >= 0 and s.hand[q] for q in range(s.n))
+
+
+def _pairs() -> list[tuple[Config, list[int], list[int], int]]:
+    """(config, history, other history, the seat that can tell them apart)."""
+    pairs = []
+    # 1. Mid-game: a seat chose another card of its hand (not yet revealed).
+    config = Config(4)
+    s = _random_until(config, 5, _chosen_elsewhere)
+    q = next(q for q in range(s.n) if s.chosen[q] >= 0 and s.hand[q])
+    at = max(i for i, a in enumerate(s.history) if str(a).startswith("play") and _by(s, i) == q)
+    other = next(c for c in range(11) if s.hand[q] >> c & 1)
+    swapped = list(s.history)
+    swapped[at] = int(Action.parse(f"play {CARD_NAMES[other]}"))
+    pairs.append((config, [int(a) for a in s.history], swapped, q))
+    # 2. The setup: a seat was dealt other cards.
+    config = Config(3, edition="classic", ghost_ship=True)
+    s = _random_until(config, 9, lambda x: x.current_player() >= 0 and x.rnd >= 1)
+    first = [int(a) for a in s.history]
+    q = 1
+    draws = [i for i, a in enumerate(s.history) if str(a).startswith("draw")][3:6]
+    dealt = {str(s.history[i]) for i in draws}
+    spare = [f"draw {c}" for c in CARD_NAMES if f"draw {c}" not in dealt][:3]
+    second = list(first)
+    for i, text in zip(draws, spare, strict=True):
+        second[i] = int(Action.parse(text))
+    pairs.append((config, first, second, q))
+    return pairs
+
+
+def _by(s: State, i: int) -> int:
+    t = new_game(s.cfg)
+    for a in s.history[:i]:
+        t.apply(a)
+    return t.current_player()
+
+
+def _messages(server: Server, table_id: str, seat: int | None, token: str | None) -> list[Any]:
+    with server.ws(table_id) as ws:
+        welcome = hello(ws, seat, token)
+        got: list[Any] = [{k: v for k, v in welcome.items() if k != "table"}, recv(ws)]
+        end = time.monotonic() + 0.3  # anything else the server would send
+        while (left := end - time.monotonic()) > 0:
+            try:
+                got.append(recv(ws, left))
+            except TimeoutError:
+                break
+    return got
+
+
+def test_two_worlds_through_the_server(tmp_path: Path) -> None:
+    db = tmp_path / "jamaica.db"
+    pairs = _pairs()
+    tokens = [secrets.token_urlsafe(16) for _ in NAMES]
+    for k, (config, first, second, _) in enumerate(pairs):
+        replayed = new_game(config)
+        for a in second:  # the second world is a legal game too
+            replayed.apply(a)
+        _store(db, f"a{k}", config, first, tokens)
+        _store(db, f"b{k}", config, second, tokens)
+    server = Server(db).start()
+    compared = 0
+    try:
+        for k, (config, first, _, q) in enumerate(pairs):
+            for seat in [None, *range(config.players)]:
+                token = None if seat is None else tokens[seat]
+                a = _messages(server, f"a{k}", seat, token)
+                b = _messages(server, f"b{k}", seat, token)
+                assert len(a) >= 2
+                if seat == q:
+                    assert a != b  # the converse: the seat that knows sees the difference
+                else:
+                    assert a == b, f"seat {seat} can tell the worlds apart"
+                compared += 1
+            for step in range(0, len(first) + 1, 7):
+                path = "/api/tables/{}/replay?step=" + str(step)
+                assert server.get(path.format(f"a{k}")) == server.get(path.format(f"b{k}"))
+    finally:
+        server.stop()
+    assert compared == sum(c.players + 1 for c, *_ in pairs)
