@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import random
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pytest
@@ -96,3 +99,205 @@ def test_bad_parameters_are_refused() -> None:
         pyspiel.load_game("python_jamaica", {"edition": "2007"})
     with pytest.raises(Exception, match="Ghost Ship"):
         pyspiel.load_game("python_jamaica", {"players": 2, "ghost_ship": "off"})
+
+
+# --- leak 7: observers honour the requested IIGObservationType --------------------------------
+def _obs_type(perfect_recall: bool, private: str = "SINGLE_PLAYER", public: bool = True) -> Any:
+    return pyspiel.IIGObservationType(
+        perfect_recall=perfect_recall,
+        public_info=public,
+        private_info=getattr(pyspiel.PrivateInfoType, private),
+    )
+
+
+def _play_until(
+    state: Any, rng: random.Random, stop: Callable[[Any], bool], limit: int = 5000
+) -> None:
+    """Play at random until `stop(state)` (checked before every action)."""
+    for _ in range(limit):
+        if stop(state):
+            return
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(actions, probs)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    raise AssertionError("the position looked for never came up")
+
+
+def test_leak7_public_observer_hides_hand() -> None:
+    from open_spiel.python.observation import make_observation
+
+    game = pyspiel.load_game("python_jamaica", {"players": 2})
+    state = game.new_initial_state()
+    _play_until(state, random.Random(2), lambda s: s.engine.rnd >= 2 and s.current_player() == 0)
+    engine = state.engine
+    hand, pile = engine.hand[0], engine.drawp[0]
+    assert hand and pile
+    swap = (hand & -hand) | (pile & -pile)  # a card of the hand for one of the draw pile
+    other = state.clone()
+    other.engine.hand[0] ^= swap
+    other.engine.drawp[0] ^= swap
+    private = make_observation(game, _obs_type(False))
+    assert private.string_from(state, 0) != private.string_from(other, 0)  # the test can see it
+    for perfect_recall in (False, True):
+        public = make_observation(game, _obs_type(perfect_recall, "NONE"))
+        text = public.string_from(state, 0)
+        assert text == public.string_from(other, 0) == public.string_from(state, 1)
+        seen = json.loads(text)
+        view = seen["view"] if perfect_recall else seen
+        assert "hand" not in view and "chosen" not in view and view["player"] is None
+        assert "legal" not in view["pending"]
+        if perfect_recall:
+            assert public.tensor is None
+            assert not any(isinstance(e, list) and e[0] == "draw_seen" for e in seen["seen"])
+            assert not any(isinstance(e, str) and e.startswith("draw ") for e in seen["seen"])
+        else:
+            public.set_from(state, 0)
+            before = public.tensor.copy()
+            public.set_from(other, 0)
+            assert np.array_equal(before, public.tensor)
+            private.set_from(state, 0)
+            mine = private.tensor.copy()
+            private.set_from(other, 0)
+            assert not np.array_equal(mine, private.tensor)
+
+
+def _both_orders(state: Any) -> tuple[Any, Any]:
+    a, b = state.legal_actions()[:2]
+    first, second = state.clone(), state.clone()
+    first.apply_action(a)
+    if b not in first.legal_actions() or first.current_player() != state.current_player():
+        return first, first
+    first.apply_action(b)
+    second.apply_action(b)
+    if a not in second.legal_actions() or second.current_player() != state.current_player():
+        return first, first
+    second.apply_action(a)
+    return first, second
+
+
+def _pay_twice(seed: int) -> tuple[Any, Any, int]:
+    """A 2-player game at a payment from two holds of the same resource (`pay 0, pay 1` or
+    `pay 1, pay 0`: the same tokens leave), answered in both orders."""
+    game = pyspiel.load_game("python_jamaica", {"players": 2})
+    state = game.new_initial_state()
+
+    def two_orders(s: Any) -> bool:
+        if s.engine.decision_kind() != "pay" or len(s.legal_actions()) < 2:
+            return False
+        first, second = _both_orders(s)
+        return first is not second and first.engine.view(None) == second.engine.view(None)
+
+    _play_until(state, random.Random(seed), two_orders)
+    return (*_both_orders(state), state.current_player())
+
+
+def test_leak7_pay_order_recalled() -> None:
+    for seed in range(3):
+        first, second, payer = _pay_twice(seed)
+        # The same position and the same events: only the order of the answers differs.
+        assert first.engine.view(payer) == second.engine.view(payer)
+        assert first.engine.events == second.engine.events
+        assert first.observation_string(payer) == second.observation_string(payer)
+        for p in (payer, 1 - payer):  # payments are public: both players recall the order
+            assert first.information_state_string(p) != second.information_state_string(p)
+        sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+        for world in (first, second):
+            resampled = world.resample_from_infostate(payer, sampler)
+            assert resampled.information_state_string(payer) == world.information_state_string(
+                payer
+            )
+
+
+def test_leak7_no_fake_information_state_tensor() -> None:
+    from open_spiel.python.observation import make_observation
+
+    from jamaica.envs.encoding import observation_size
+    from jamaica.envs.openspiel import config_of
+
+    game = pyspiel.load_game("python_jamaica", {"players": 3})
+    assert not game.get_type().provides_information_state_tensor
+    assert game.get_type().provides_information_state_string
+    assert game.get_type().provides_observation_tensor
+    state = game.new_initial_state()
+    _play_until(state, random.Random(4), lambda s: not s.is_chance_node())
+    with pytest.raises(pyspiel.SpielError, match="no information state tensor"):
+        state.information_state_tensor(0)
+    with pytest.raises(pyspiel.SpielError, match="no information state tensor"):
+        game.information_state_tensor_shape()
+    assert make_observation(game, pyspiel.IIGObservationType(perfect_recall=True)).tensor is None
+    size = observation_size(config_of({"players": 3})[0])
+    assert len(state.observation_tensor(0)) == size
+    assert game.observation_tensor_shape() == [size]
+
+
+def test_leak7_unsupported_observation_types_rejected() -> None:
+    game = pyspiel.load_game("python_jamaica", {"players": 2})
+    for obs_type in (
+        _obs_type(False, "ALL_PLAYERS"),
+        _obs_type(True, "ALL_PLAYERS"),
+        _obs_type(False, "SINGLE_PLAYER", public=False),
+        _obs_type(True, "NONE", public=False),
+    ):
+        with pytest.raises(ValueError, match="python_jamaica"):
+            game.make_py_observer(obs_type)
+    with pytest.raises(ValueError, match="parameters"):
+        game.make_py_observer(None, {"x": 1})
+    # The default observation is OpenSpiel's: public + the player's secrets, no perfect recall.
+    state = game.new_initial_state()
+    _play_until(state, random.Random(5), lambda s: not s.is_chance_node())
+    default = game.make_py_observer()
+    assert default.string_from(state, 0) == state.observation_string(0)
+    assert "hand" in json.loads(default.string_from(state, 0))
+    info = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
+    assert info.string_from(state, 1) == state.information_state_string(1)
+
+
+def test_leak7_secret_answers_stay_secret() -> None:
+    """A card choice is recalled by its player alone; a card draw by the drawing player alone."""
+    game = pyspiel.load_game("python_jamaica", {"players": 3})
+    for kind in ("card", "draw_card"):
+        state = game.new_initial_state()
+        _play_until(
+            state,
+            random.Random(6),
+            lambda s, k=kind: (
+                s.engine.rnd >= 1
+                and s.engine.decision_kind() == k
+                and len(s.legal_actions() if k == "card" else s.chance_outcomes()) >= 2
+            ),
+        )
+        q = state.engine.q
+        owner = q[1] if kind == "card" else q[2][0]
+        answers = [a for a, _ in state.chance_outcomes()] if kind == "draw_card" else None
+        a, b = (answers or state.legal_actions())[:2]
+        x, y = state.clone(), state.clone()
+        x.apply_action(a)
+        y.apply_action(b)
+        assert x.information_state_string(owner) != y.information_state_string(owner)
+        for p in range(3):
+            if p != owner:
+                assert x.information_state_string(p) == y.information_state_string(p)
+        public = game.make_py_observer(_obs_type(True, "NONE"))
+        assert public.string_from(x, 0) == public.string_from(y, 0)
+
+
+def test_leak7_resampled_worlds_recall_the_same() -> None:
+    game = pyspiel.load_game("python_jamaica", {"players": 3, "ghost_ship": "on"})
+    state = game.new_initial_state()
+    rng = random.Random(8)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    decisions = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(actions, probs)[0])
+            continue
+        if decisions % 20 == 0:
+            for p in range(3):
+                world = state.resample_from_infostate(p, sampler)
+                assert world.information_state_string(p) == state.information_state_string(p)
+        decisions += 1
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert decisions > 100

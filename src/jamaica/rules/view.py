@@ -171,17 +171,16 @@ def answer_seen_by(s: State, action: int, player: int | None) -> bool:
     powers included, stay face down; a blind steal ("blind_steal") only the thief and the loser
     (players only); a cursed treasure given as spoils ("give …") only the winner and the loser.
     Every other answer (dice, dice order, the first Captain, moves, loads, payments, attacks,
-    gunpowder, the Sabre, other spoils) is public: a spectator sees only those (R16)."""
-    from .actions import GIVE, TREASURE
-    from .data import CURSED
-
+    gunpowder, the Sabre, other spoils) is public: seen by everyone, spectators included (R16);
+    a spectator sees only those."""
     if player is not None and (
         not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < s.n
     ):
         raise ValueError(f"player must be 0..{s.n - 1} or None, not {player!r}")
-    if s.q is None or s.q[1] == TERMINAL:
+    q = s.q
+    if q is None or q[1] == TERMINAL:
         raise ValueError("no question is pending: the game is over")
-    kind, who, ctx = s.q
+    kind, who, ctx = q
     if player is not None and who == player:
         return True
     name = KIND_NAMES[kind]
@@ -190,10 +189,18 @@ def answer_seen_by(s: State, action: int, player: int | None) -> bool:
     if name == "draw_card":
         return player is not None and player == ctx[0]
     if name == "draw_treasure":
+        from .actions import TREASURE
+
         ship = ctx[0]
         if ship == s.gh:
             return False
         return action - TREASURE < NUM_POWERS or (player is not None and player == ship)
-    if name == "blind_steal" or (name == "spoils" and GIVE <= action < GIVE + len(CURSED)):
-        return player is not None and player in ctx[:2]  # (winner, loser); the Ghost Ship is n
-    return True
+    if name == "spoils":
+        from .actions import GIVE
+        from .data import CURSED
+
+        if not GIVE <= action < GIVE + len(CURSED):
+            return True
+    elif name != "blind_steal":
+        return True
+    return player is not None and player in ctx[:2]  # (winner, loser); the Ghost Ship is n
