@@ -57,6 +57,30 @@ PRIVATE_EVENTS: dict[int, tuple[Callable[[State, tuple[int, ...]], int], int]] =
 }
 
 
+def answer_audience(s: State, action: int) -> int:
+    """Who sees the answer `action` to the pending question (RULES §11, R16): the decider;
+    only the drawing player their card; a power drawn by a player is public, another treasure
+    only its drawer's (nobody sees the Ghost Ship's); a blind steal and a gift only the two
+    ships' players; a card choice only its decider; everything else is public."""
+    assert s.q is not None
+    who, ctx, kind = s.q[1], s.q[2], s.decision_kind()
+    everyone = ((1 << s.n) - 1) | PUBLIC
+    if kind == "card":
+        return 1 << who
+    if kind == "draw_card":
+        return _players(s, ctx[0])
+    if kind == "draw_treasure":
+        power = TREASURE_NAMES.index(str(Action.from_id(action)).split()[1]) < 4
+        if ctx[0] == s.gh:
+            return 0
+        return everyone if power else _players(s, ctx[0])
+    if kind == "blind_steal" or (
+        kind == "spoils" and str(Action.from_id(action)).startswith("give")
+    ):
+        return _players(s, ctx[0], ctx[1])
+    return everyone
+
+
 def expected_audience(s: State, event: tuple[int, ...]) -> int:
     rule = PRIVATE_EVENTS.get(event[1])
     return rule[0](s, event[2:]) if rule else ((1 << s.n) - 1) | PUBLIC
