@@ -46,13 +46,17 @@ def clean_name(name: str, seat: int) -> str:
 
 
 def make_seats(kinds: Sequence[str], names: Sequence[str] = ()) -> list[Seat]:
-    """Seats from kinds ("human" or a bot spec) and optional names."""
+    """Seats from kinds ("human" or a bot spec) and optional names; a ValueError naming the seat
+    for a kind that is neither (see `jamaica.bots.parse_spec`)."""
     seats = []
     for i, kind in enumerate(kinds):
         kind = kind.strip()
         bot = None if kind == "human" else kind
         if bot is not None:
-            parse_spec(bot)
+            try:
+                parse_spec(bot)
+            except ValueError as e:
+                raise ValueError(f"seat {i + 1} ({kind!r}): {e}") from None
         seats.append(Seat(clean_name(names[i] if i < len(names) else "", i), bot))
     return seats
 
@@ -203,7 +207,7 @@ class GameSession:
             raise ValueError(f"cannot read {path}: {e.strerror}") from None
         try:
             d = json.loads(text)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             raise ValueError(f"corrupt save file: {path} is not JSON") from None
         return GameSession.from_dict(d, path)
 

@@ -3,10 +3,17 @@
 Every bot has `act(state, player) -> Action` (the `jamaica.Agent` interface) and is seeded:
 the same seed and the same game give the same decisions. A bot never reads the true hidden
 cards: it works on `state.resample(player, rng)`, a world drawn from its player's view.
+
+A bot is named by a spec: a level, optionally with `:key=value` options
+(`"ismcts:seconds=0.5:rollout=greedy"`). `parse_spec` is the one place a spec is checked — known
+bots only, each option typed and bounded — and `make_bot` builds bots only through it, so no
+front end (the terminal, the game server, the lab) can start a bot that never finishes.
 """
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
 from typing import Any, Final
 
 from ..rules import Agent
@@ -15,40 +22,94 @@ from .greedy import GreedyBot
 from .ismcts import ISMCTSBot
 
 LEVELS: Final = ("random", "greedy", "ismcts")
-_OPTIONS: Final[dict[str, dict[str, type]]] = {
+FALLBACK: Final = "greedy"  # the bot that decides when a seat's own bot cannot
+MAX_SPEC: Final = 200  # characters
+
+
+@dataclass(frozen=True)
+class _Option:
+    kind: type  # int, float or str
+    low: float | None = None
+    high: float | None = None
+    choices: tuple[str, ...] = ()
+
+    def allowed(self) -> str:
+        if self.choices:
+            return "one of " + ", ".join(self.choices)
+        what = "an integer" if self.kind is int else "a number"
+        return f"{what} from {self.low:g} to {self.high:g}"
+
+    def parse(self, bot: str, key: str, text: str) -> Any:
+        def bad() -> ValueError:
+            return ValueError(f"option {key} of {bot} must be {self.allowed()}, not {text!r}")
+
+        if self.choices:
+            if text not in self.choices:
+                raise bad()
+            return text
+        value: int | float
+        try:
+            value = int(text) if self.kind is int else float(text)
+        except ValueError:
+            raise bad() from None
+        assert self.low is not None and self.high is not None
+        if not math.isfinite(value) or not self.low <= value <= self.high:
+            raise bad()
+        return value
+
+
+_OPTIONS: Final[dict[str, dict[str, _Option]]] = {
     "random": {},
-    "greedy": {"samples": int},
+    "greedy": {"samples": _Option(int, 1, 64)},
     "ismcts": {
-        "iterations": int,
-        "seconds": float,
-        "rollout": str,
-        "rollout_rounds": int,
-        "exploration": float,
+        "iterations": _Option(int, 1, 20_000),
+        "seconds": _Option(float, 0.01, 10),
+        "rollout": _Option(str, choices=("random", "greedy")),
+        "rollout_rounds": _Option(int, 0, 5),
+        "exploration": _Option(float, 0, 10),
     },
 }
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """`"ismcts:seconds=0.5:rollout=greedy"` → ("ismcts", {"seconds": 0.5, "rollout": "greedy"})."""
+    """`"ismcts:seconds=0.5:rollout=greedy"` → ("ismcts", {"seconds": 0.5, "rollout": "greedy"}).
+
+    Raises ValueError, naming the option and what it allows, for an unknown bot or option, a
+    repeated option, a value of the wrong type or out of range (NaN and infinities included)."""
+    if not isinstance(spec, str):
+        raise ValueError(f"a bot must be named by a text such as 'greedy', not {spec!r}")
+    if len(spec) > MAX_SPEC:
+        raise ValueError(f"a bot spec has at most {MAX_SPEC} characters")
     name, *parts = spec.strip().split(":")
     if name not in _OPTIONS:
         raise ValueError(f"unknown bot {name!r}; bots are {', '.join(LEVELS)}")
+    known = _OPTIONS[name]
     options: dict[str, Any] = {}
     for part in parts:
         key, eq, value = part.partition("=")
-        kind = _OPTIONS[name].get(key)
-        if not eq or kind is None:
-            allowed = ", ".join(_OPTIONS[name]) or "none"
+        option = known.get(key)
+        if not eq or option is None:
+            allowed = ", ".join(known) or "none"
             raise ValueError(f"bad option {part!r} for {name}; options: {allowed}")
-        try:
-            options[key] = kind(value)
-        except ValueError:
-            raise ValueError(f"option {key} of {name} must be a {kind.__name__}") from None
+        if key in options:
+            raise ValueError(f"option {key} of {name} is given twice")
+        options[key] = option.parse(name, key, value)
     return name, options
 
 
+def safe_spec(spec: str) -> str:
+    """`spec` if it names a valid bot, else `FALLBACK` (e.g. for a seat stored by an older
+    server whose spec is no longer accepted)."""
+    try:
+        parse_spec(spec)
+    except ValueError:
+        return FALLBACK
+    return spec
+
+
 def make_bot(spec: str, seed: int | None = None) -> Agent:
-    """A bot from its spec: a level name, optionally with `:key=value` options."""
+    """A bot from its spec: a level name, optionally with `:key=value` options (checked by
+    `parse_spec`; a bad spec raises ValueError)."""
     name, options = parse_spec(spec)
     if name == "random":
         return RandomBot(seed)
@@ -57,4 +118,13 @@ def make_bot(spec: str, seed: int | None = None) -> Agent:
     return ISMCTSBot(seed, **options)
 
 
-__all__ = ["LEVELS", "GreedyBot", "ISMCTSBot", "RandomBot", "make_bot", "parse_spec"]
+__all__ = [
+    "FALLBACK",
+    "LEVELS",
+    "GreedyBot",
+    "ISMCTSBot",
+    "RandomBot",
+    "make_bot",
+    "parse_spec",
+    "safe_spec",
+]
