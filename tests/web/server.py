@@ -24,10 +24,16 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, db: Path) -> None:
+    """`args`: more `jamaica serve` options (limits). With `log_file`, the server's stderr goes
+    to a file beside the database (read it with `log()` while the server runs: a flood of log
+    lines can never block it on a full pipe); else to `proc.stderr`, a pipe."""
+
+    def __init__(self, db: Path, args: tuple[str, ...] = (), log_file: bool = False) -> None:
         self.db = db
+        self.args = args
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
+        self.stderr = db.with_name(db.name + ".log") if log_file else None
 
     @property
     def url(self) -> str:
@@ -35,8 +41,12 @@ class Server:
 
     def start(self) -> Server:
         cmd = [sys.executable, "-m", "jamaica", "serve", "--port", str(self.port),
-               "--db", f"sqlite:///{self.db}"]  # fmt: skip
-        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+               "--db", f"sqlite:///{self.db}", *self.args]  # fmt: skip
+        if self.stderr is None:
+            self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        else:
+            with open(self.stderr, "ab") as err:
+                self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err)
         end = time.monotonic() + 20
         while time.monotonic() < end:
             try:
@@ -44,10 +54,24 @@ class Server:
                 return self
             except (urllib.error.URLError, ConnectionError, OSError):
                 if self.proc.poll() is not None:
-                    err = self.proc.stderr.read().decode() if self.proc.stderr else ""
-                    raise RuntimeError(err) from None
+                    if self.stderr is None and self.proc.stderr is not None:
+                        raise RuntimeError(self.proc.stderr.read().decode()) from None
+                    raise RuntimeError(self.log()) from None
                 time.sleep(0.1)
         raise RuntimeError("the server did not start")
+
+    def log(self) -> str:
+        """What the server wrote to stderr so far (with `log_file`)."""
+        assert self.stderr is not None, "start the server with log_file=True"
+        return self.stderr.read_text(errors="replace") if self.stderr.exists() else ""
+
+    def rss_kb(self) -> int:
+        """The server process's resident memory (VmRSS), in kB."""
+        assert self.proc is not None
+        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+        raise AssertionError("no VmRSS")
 
     def kill(self) -> None:
         """SIGKILL: no chance to clean up."""

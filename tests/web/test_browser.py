@@ -121,17 +121,15 @@ def test_the_page_reconnects_by_itself_after_a_server_restart(server: Server, br
     page.wait_for_selector("#question:not([hidden]) #options button")
     prompt = page.inner_text("#prompt")
     server.kill()  # SIGKILL
-    page.wait_for_function("document.getElementById('status').textContent.includes('reconnecting')")
+    page.wait_for_selector("#status:has-text('reconnecting')")
     again = Server(server.db)
     again.port = server.port
     again.start()
     try:
-        page.wait_for_function(
-            "document.getElementById('status').textContent === 'your turn'", timeout=20_000
-        )
+        page.wait_for_selector("#status:text-is('your turn')", timeout=20_000)
         assert page.inner_text("#prompt") == prompt  # where it was
         lines = page.locator("#log p").count()
         page.locator("#options button").first.click()
-        page.wait_for_function(f"document.querySelectorAll('#log p').length > {lines}")
+        page.wait_for_selector(f"#log p >> nth={lines}")  # one line more
     finally:
         again.stop()

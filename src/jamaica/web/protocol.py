@@ -54,7 +54,9 @@ def parse(raw: str | bytes) -> Message:
         raise ProtocolError("too_big", f"messages are at most {MAX_MESSAGE} bytes")
     try:
         d = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError):
+    except RecursionError:
+        raise ProtocolError("bad_json", "a message must be a JSON object, not so deep") from None
+    except ValueError:  # JSONDecodeError, UnicodeDecodeError
         raise ProtocolError("bad_json", "a message must be a JSON object") from None
     if not isinstance(d, dict):
         raise ProtocolError("bad_json", "a message must be a JSON object")

@@ -30,6 +30,11 @@ async function listTables() {
   if (!tables.length) box.appendChild(el("p", { class: "muted" }, "No tables yet."));
   for (const t of tables) {
     const p = el("p");
+    if (t.available === false) {  // set aside: the server could not rebuild it
+      p.appendChild(el("span", { class: "muted" }, `table ${t.id}: unavailable`));
+      box.appendChild(p);
+      continue;
+    }
     const who = t.seats.map((s) => `${s.name}${s.bot ? " (" + s.bot.split(":")[0] + ")" : ""}`).join(", ");
     p.appendChild(el("b", {}, `${t.players} players, ${t.edition}${t.ghost ? ", Ghost Ship" : ""}`));
     p.appendChild(document.createTextNode(` — ${who} — ${t.finished ? "finished" : "round " + t.round} `));

@@ -2,11 +2,22 @@
 import { cardElement, drawBattle, drawBoard, drawDice, drawShips, el, scoreTable } from "/static/common.js";
 
 const tableId = location.pathname.split("/").pop();
-const params = new URLSearchParams(location.search);
+// The seat and its secret come in the URL's fragment (#seat=0&token=…), which no browser sends
+// to a server. Old links had them in the query: still read them, then take them out of the
+// address at once, so the token lingers in no history entry, log or Referer.
+const fragment = new URLSearchParams(location.hash.slice(1));
+const query = new URLSearchParams(location.search);
+const params = fragment.has("token") || fragment.has("seat") ? fragment : query;
 const seat = params.has("seat") ? Number(params.get("seat")) : null;
 const token = params.get("token");
+if (params === query && (query.has("token") || query.has("seat"))) {
+  const hash = seat === null ? "" : `#seat=${seat}&token=${encodeURIComponent(token || "")}`;
+  history.replaceState(null, "", location.pathname + hash);
+}
 const $ = (id) => document.getElementById(id);
-let layout = null, names = [], lastUpdate = null, socket = null, retry = 500;
+// Answers after which reconnecting cannot help: say it once and stop.
+const FINAL = { no_table: true, unavailable: true };
+let layout = null, names = [], lastUpdate = null, socket = null, retry = 500, stopped = false;
 
 function status(text) { $("status").textContent = text; }
 
@@ -88,11 +99,22 @@ function connect() {
       lastUpdate = msg;
       render(msg);
     } else if (msg.op === "error") {
+      if (FINAL[msg.code]) {
+        stopped = true;
+        logLine(`⚠ ${msg.message}`, "note");
+        status(msg.message);
+        return;
+      }
       logLine(`⚠ ${msg.message}`, "note");
-      if (msg.code === "bad_token" || msg.code === "bad_seat" || msg.code === "no_table") status(msg.message);
+      if (msg.code === "bad_token" || msg.code === "bad_seat") status(msg.message);
+      if (msg.code === "too_many_connections" || msg.code === "flooding") retry = 5000;
     }
   };
-  socket.onclose = () => {
+  socket.onclose = (ev) => {
+    if (stopped || ev.code === 4404 || ev.code === 4503) {
+      stopped = true;
+      return;
+    }
     status("connection lost — reconnecting…");
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 5000);

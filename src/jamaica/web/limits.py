@@ -1,0 +1,160 @@
+"""How much one client may ask of the server: the configurable caps and the counters behind them.
+
+Every cap has a default, an environment variable and a `jamaica serve` option (the option wins).
+A client is known by its address: the peer's, or — only when the peer is one of the configured
+trusted proxies — the one the proxy names in X-Forwarded-For (uvicorn resolves it; off by default,
+since anyone can send that header).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+MAX_BODY = 16_384  # bytes of a request body: a table's settings are far smaller
+
+
+@dataclass(frozen=True)
+class Limits:
+    connections_per_address: int = 32
+    messages_per_second: float = 20.0  # per connection, sustained
+    message_burst: int = 60  # per connection, at once
+    tables_per_minute: int = 10  # created, per address
+    max_tables: int = 500  # unfinished tables on the server
+    max_body: int = MAX_BODY
+    trusted_proxies: tuple[str, ...] = ()  # addresses (or networks) whose X-Forwarded-For counts
+    allowed_origins: tuple[str, ...] = ()  # web origins besides the server's own, or "*"
+
+    def __post_init__(self) -> None:
+        for name in ("connections_per_address", "message_burst", "tables_per_minute",
+                     "max_tables", "max_body"):  # fmt: skip
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name.replace('_', '-')} must be at least 1")
+        if not self.messages_per_second > 0:  # NaN too
+            raise ValueError("messages-per-second must be a positive number")
+
+    @staticmethod
+    def from_env(env: Mapping[str, str] | None = None, **overrides: object) -> Limits:
+        """The defaults, then `JAMAICA_<NAME>` environment variables, then `overrides` that are
+        not None (a CLI's options). ValueError names a bad value."""
+        env = os.environ if env is None else env
+        values: dict[str, Any] = {}
+        for f in fields(Limits):
+            var = "JAMAICA_" + f.name.upper()
+            raw = env.get(var)
+            if raw is not None and raw.strip():
+                values[f.name] = _convert(f.name, raw, var)
+            given = overrides.get(f.name)
+            if isinstance(given, list | tuple):  # repeated options, each maybe a list
+                given = tuple(x for v in given for x in _split(str(v))) or None
+            if given is not None:
+                values[f.name] = given
+        return replace(Limits(), **values)
+
+
+def _split(raw: str) -> list[str]:
+    return [x.strip() for x in raw.split(",") if x.strip()]
+
+
+def _convert(name: str, raw: str, var: str) -> Any:
+    if name in ("trusted_proxies", "allowed_origins"):
+        return tuple(_split(raw))
+    try:
+        return float(raw) if name == "messages_per_second" else int(raw)
+    except ValueError:
+        raise ValueError(f"{var} must be a number, not {raw!r}") from None
+
+
+class TokenBucket:
+    """`rate` tokens a second up to `burst`; each message takes one."""
+
+    __slots__ = ("burst", "last", "rate", "tokens")
+
+    def __init__(self, rate: float, burst: int, now: float | None = None) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.tokens = float(burst)
+        self.last = time.monotonic() if now is None else now
+
+    def take(self, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class Flood:
+    """One connection's messages: a token bucket, and the patience for messages beyond it. A
+    client that bursts now and then is told `rate_limited`; one that keeps flooding runs out of
+    patience (as many refused messages as a burst, refilled at a tenth of the rate) and is
+    closed."""
+
+    __slots__ = ("bucket", "patience")
+
+    def __init__(self, limits: Limits) -> None:
+        self.bucket = TokenBucket(limits.messages_per_second, limits.message_burst)
+        self.patience = TokenBucket(limits.messages_per_second / 10, limits.message_burst)
+
+    def allow(self, now: float | None = None) -> bool | None:
+        """True: handle the message; False: refuse it; None: refuse it and close."""
+        now = time.monotonic() if now is None else now
+        if self.bucket.take(now):
+            return True
+        return False if self.patience.take(now) else None
+
+
+class Connections:
+    """Open connections per address."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.open: dict[str, int] = {}
+
+    def acquire(self, address: str) -> bool:
+        n = self.open.get(address, 0)
+        if n >= self.limit:
+            return False
+        self.open[address] = n + 1
+        return True
+
+    def release(self, address: str) -> None:
+        n = self.open.get(address, 0) - 1
+        if n > 0:
+            self.open[address] = n
+        else:
+            self.open.pop(address, None)
+
+
+class PerMinute:
+    """Events per address within the last minute (a sliding window)."""
+
+    def __init__(self, limit: int, window: float = 60.0) -> None:
+        self.limit = limit
+        self.window = window
+        self.seen: dict[str, deque[float]] = {}
+
+    def wait(self, address: str, now: float | None = None) -> float | None:
+        """None if one more is allowed now, else the seconds until it will be."""
+        now = time.monotonic() if now is None else now
+        times = self.seen.get(address)
+        if times is None:
+            return None
+        while times and times[0] <= now - self.window:
+            times.popleft()
+        if len(times) >= self.limit:
+            return times[0] + self.window - now
+        return None
+
+    def add(self, address: str, now: float | None = None) -> None:
+        now = time.monotonic() if now is None else now
+        self.seen.setdefault(address, deque()).append(now)
+        if len(self.seen) > 10_000:  # forget quiet addresses now and then
+            for a in [a for a, t in self.seen.items() if not t or t[-1] <= now - self.window]:
+                del self.seen[a]
