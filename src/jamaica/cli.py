@@ -127,6 +127,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     srv.add_argument("--host", default="127.0.0.1")
     srv.add_argument("--port", type=int, default=8000)
     srv.add_argument("--db", default="sqlite:///jamaica.db", help="where games are kept")
+    lim = srv.add_argument_group(
+        "limits", "each also read from JAMAICA_<NAME> (e.g. JAMAICA_MAX_TABLES); an option wins"
+    )
+    lim.add_argument("--connections-per-address", type=int, metavar="N",
+                     help="open WebSockets from one client address (default 32)")
+    lim.add_argument("--messages-per-second", type=float, metavar="R",
+                     help="messages a connection may send per second, sustained (default 20)")
+    lim.add_argument("--message-burst", type=int, metavar="N",
+                     help="messages a connection may send at once (default 60)")
+    lim.add_argument("--tables-per-minute", type=int, metavar="N",
+                     help="tables one address may create per minute (default 10)")
+    lim.add_argument("--max-tables", type=int, metavar="N",
+                     help="unfinished tables on the server (default 500)")
+    lim.add_argument("--trust-proxy", action="append", metavar="ADDR",
+                     help="a reverse proxy's address (or network) whose X-Forwarded-For names "
+                          "the client; repeat or separate with commas (default: none)")
+    lim.add_argument("--allow-origin", action="append", metavar="ORIGIN",
+                     help="a web origin, besides the server's own, whose pages may open "
+                          "WebSockets (e.g. https://example.org; * for any)")  # fmt: skip
     bsrv = sub.add_parser("bench-server", help="N concurrent games over real WebSockets")
     bsrv.add_argument("--games", type=int, default=100)
     bsrv.add_argument("--seed", type=int, default=1)
@@ -175,7 +194,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif ns.command == "serve":
             from .web.server import serve
 
-            serve(ns.host, ns.port, ns.db)
+            from .web.limits import Limits
+
+            limits = Limits.from_env(
+                connections_per_address=ns.connections_per_address,
+                messages_per_second=ns.messages_per_second,
+                message_burst=ns.message_burst,
+                tables_per_minute=ns.tables_per_minute,
+                max_tables=ns.max_tables,
+                trusted_proxies=ns.trust_proxy,
+                allowed_origins=ns.allow_origin,
+            )
+            serve(ns.host, ns.port, ns.db, limits)
         elif ns.command in ("play", "replay"):
             return _terminal(ns)
         elif ns.command == "simulate":

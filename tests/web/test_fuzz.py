@@ -1,17 +1,46 @@
-"""Thousands of malformed or illegal messages over a real socket: an error answers each one,
-nothing changes, and the server stays up."""
+"""Thousands of malformed or illegal messages over real sockets: an error answers each one,
+nothing changes, nothing is logged, memory stays put, and the server stays up (issue 10).
+
+The soak's size: JAMAICA_FUZZ_MESSAGES (default 10,000, a few seconds); its figures are printed
+(`pytest -s`)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import random
+import sqlite3
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection
 
 from jamaica.rules.actions import ACTION_NAMES
 
 from .server import Server, hello, recv, send, until
+
+SOAK = int(os.environ.get("JAMAICA_FUZZ_MESSAGES", "10000"))
+# The fuzzers send as fast as the server answers: lift the per-connection rate (test_limits
+# checks it), so that every message reaches the parser and the table.
+UNLIMITED = ("--messages-per-second", "1000000", "--message-burst", "1000000")
+
+
+@pytest.fixture
+def fuzzed(tmp_path: Path) -> Iterator[Server]:
+    srv = Server(tmp_path / "jamaica.db", UNLIMITED, log_file=True).start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=30),
@@ -37,7 +66,8 @@ messages = st.one_of(
 )  # fmt: skip
 
 
-def test_fuzz_messages_change_nothing(server: Server) -> None:
+def test_fuzz_messages_change_nothing(fuzzed: Server) -> None:
+    server = fuzzed
     t = server.table([("Ann", None), ("Bob", None)])
     with server.ws(t["id"]) as a, server.ws(t["id"]) as b:
         hello(a, 0, t["seats"][0]["token"])
@@ -72,3 +102,133 @@ def test_fuzz_messages_change_nothing(server: Server) -> None:
         steps = server.get(f"/api/tables/{t['id']}/replay")["steps"]
         assert steps == first["turn"]  # nothing changed
         assert before is None or before["turn"] == steps
+        assert "Traceback" not in server.log()
+
+
+# --- the soak: every kind of bad message, from every kind of connection ----------------------
+
+
+def _garbage(rng: random.Random) -> str | bytes:
+    """A message no connection may act on, whoever sends it."""
+    kind = rng.randrange(9)
+    if kind == 0:  # binary
+        return rng.randbytes(rng.randrange(1, 200))
+    if kind == 1:  # not JSON
+        return "".join(rng.choice('{}[]":,x0 \u00e9\n') for _ in range(rng.randrange(1, 80)))
+    if kind == 2:  # JSON, not an object
+        return json.dumps(rng.choice([None, 1, -2.5, "act", [1, 2], [{"op": "act"}], True]))
+    if kind == 3:  # deeply nested
+        depth = rng.randrange(1100, 4000)
+        return rng.choice(["[" * depth, "[" * (depth // 2) + "]" * (depth // 2)])
+    if kind == 4:  # too big, but under the frame cap
+        return json.dumps({"op": "act", "v": 1, "action": "x" * rng.randrange(4100, 15000)})
+    if kind == 5:  # wrong version or op
+        return json.dumps({"op": rng.choice(["act", "hello", "ping", "update", "", "ACT"]),
+                           "v": rng.choice([0, 2, None, "1", 1.5])})  # fmt: skip
+    if kind == 6:  # unknown op
+        return json.dumps({"op": rng.choice(["update", "welcome", "pong", "", "x" * 50]), "v": 1})
+    if kind == 7:  # a message with wrong field types
+        return json.dumps({"op": "act", "v": 1, "action": rng.choice([None, 5, [], "", "x" * 41]),
+                           "turn": rng.choice([None, "7", 1.5, True, [], {}])})  # fmt: skip
+    return json.dumps({"op": "hello", "v": 1, "seat": rng.choice(["0", 1.5, True, [], {}]),
+                       "token": rng.choice([5, [], "x" * 65])})  # fmt: skip
+
+
+def _act(rng: random.Random, turn: int | None, action: str | None = None) -> str:
+    if action is None:
+        action = rng.choice(ACTION_NAMES) if rng.random() < 0.8 else rng.choice(["move", "fly 3"])
+    return json.dumps({"op": "act", "v": 1, "action": action, "turn": turn})
+
+
+def test_a_soak_of_bad_messages_crashes_nothing_changes_nothing_logs_nothing(
+    fuzzed: Server,
+) -> None:
+    server, rng = fuzzed, random.Random(10)
+    t = server.table([("Ann", None), ("Bob", None)])
+    tokens = [s["token"] for s in t["seats"]]
+    with contextlib.ExitStack() as stack:
+        seats = [stack.enter_context(server.ws(t["id"])) for _ in range(2)]
+        for k, ws in enumerate(seats):
+            hello(ws, k, tokens[k])
+        first = until(seats[0], lambda m: m["op"] == "update")
+        asked = first["view"]["pending"]["player"]
+        turn = first["turn"]
+        for ws in seats:  # both up to date: from now on, any update would be a change
+            with contextlib.suppress(TimeoutError):
+                while True:
+                    recv(ws, 0.3)
+        spectator = stack.enter_context(server.ws(t["id"]))
+        hello(spectator)
+        assert recv(spectator)["turn"] == turn  # its first update
+        stranger = stack.enter_context(server.ws(t["id"]))  # never seated
+        stored = _stored(server.db, t["id"])
+
+        def wrong_hello() -> str:
+            seat = rng.choice([0, 1, -1, 2, 99])
+            token = rng.choice([None, "", tokens[1 - seat] if seat in (0, 1) else tokens[0],
+                                rng.randbytes(24).hex()[:40]])  # fmt: skip
+            return json.dumps({"op": "hello", "v": 1, "seat": seat, "token": token})
+
+        # (connection, what it may send, the error codes that answer it)
+        senders: list[tuple[ClientConnection, Callable[[], str | bytes]]] = [
+            (seats[asked], lambda: _act(rng, rng.choice([turn - 1, turn + 1, 0, -5, 10**9]))),
+            (seats[asked], lambda: _act(rng, turn, "move 49")),  # never legal at the start
+            (seats[1 - asked], lambda: _act(rng, rng.choice([turn, None]))),
+            (spectator, lambda: _act(rng, rng.choice([turn, None]))),
+            *((ws, wrong_hello) for ws in (*seats, spectator)),  # seated already
+            (stranger, lambda: _act(rng, turn)),
+            (stranger, wrong_hello),
+        ]
+        codes: Counter[str] = Counter()
+        sent = 0
+        rss = [server.rss_kb()]
+        start = time.perf_counter()
+        while sent < SOAK:
+            batch = []
+            for _ in range(min(32, SOAK - sent)):  # pipelined, under the outbox's 64
+                if rng.random() < 0.5:
+                    ws, make = rng.choice(senders)
+                else:
+                    ws, make = rng.choice([*seats, spectator, stranger]), lambda: _garbage(rng)
+                ws.send(make())
+                batch.append(ws)
+            for ws in batch:
+                m = recv(ws, 20)
+                assert m["op"] == "error" and m["code"] != "internal", m
+                codes[m["code"]] += 1
+            sent += len(batch)
+            if len(rss) == 1 and sent >= 1000:
+                rss.append(server.rss_kb())  # after warming up
+        seconds = time.perf_counter() - start
+        # frames over the socket's cap: that socket is closed (1009), the server stays up
+        for _ in range(20):
+            with server.ws(t["id"]) as big:
+                big.send("x" * rng.randrange(70_000, 1_000_000))
+                with pytest.raises(ConnectionClosed):
+                    recv(big, 10)
+        rss.append(server.rss_kb())
+        for ws in (*seats, spectator, stranger):
+            send(ws, op="ping")
+            assert recv(ws)["op"] == "pong"  # every connection still up
+        assert _stored(server.db, t["id"]) == stored  # not one decision more
+        assert server.get(f"/api/tables/{t['id']}/replay")["steps"] == turn
+    log = server.log()
+    print(f"\nfuzz soak: {sent} bad messages over 4 sockets (and 20 frames over the cap) in "
+          f"{seconds:.1f} s — 0 crashes, 0 state changes, {log.count('Traceback')} tracebacks, "
+          f"{len(log.splitlines())} log lines; server RSS {rss[0] / 1024:.1f} MB at start, "
+          f"{rss[1] / 1024:.1f} MB warmed up, {rss[2] / 1024:.1f} MB after")  # fmt: skip
+    print("  answers:", ", ".join(f"{c} {n}" for c, n in codes.most_common()))
+    assert server.proc is not None and server.proc.poll() is None
+    assert "Traceback" not in log and log == "", log[-2000:]
+    assert rss[2] - rss[1] < 10 * 1024  # kB: bounded
+    for code in ("binary", "bad_json", "too_big", "bad_version", "bad_op", "bad_message",
+                 "stale", "illegal", "not_your_turn", "not_seated", "no_hello", "bad_token",
+                 "bad_seat", "already"):  # fmt: skip
+        assert codes[code] > 0, code
+
+
+def _stored(db: Path, table_id: str) -> list[tuple[int, int, str]]:
+    with contextlib.closing(sqlite3.connect(db)) as c:
+        rows = c.execute("SELECT seq, action, by FROM actions WHERE table_id = ? ORDER BY seq",
+                         (table_id,)).fetchall()  # fmt: skip
+    return [tuple(r) for r in rows]

@@ -98,9 +98,9 @@ class Flood:
 
     __slots__ = ("bucket", "patience")
 
-    def __init__(self, limits: Limits) -> None:
-        self.bucket = TokenBucket(limits.messages_per_second, limits.message_burst)
-        self.patience = TokenBucket(limits.messages_per_second / 10, limits.message_burst)
+    def __init__(self, limits: Limits, now: float | None = None) -> None:
+        self.bucket = TokenBucket(limits.messages_per_second, limits.message_burst, now)
+        self.patience = TokenBucket(limits.messages_per_second / 10, limits.message_burst, now)
 
     def allow(self, now: float | None = None) -> bool | None:
         """True: handle the message; False: refuse it; None: refuse it and close."""
