@@ -2,17 +2,36 @@
 
 Every decision is an appended row, committed before the server acknowledges it; a table is
 rebuilt after a restart by replaying its rows (the engine is deterministic).
+
+Everything that can go wrong with the storage itself — a file that is not a database, a database
+another server is using, a full or failing disk, the file deleted or replaced under a running
+server — is a `StoreError` (a ValueError) with a one-line message, never a raw sqlite3 error, and
+a write that fails is rolled back whole: a row is either committed or not there at all. A stored
+row that makes no sense (bad JSON, wrong types) is a ValueError naming its table.
 """
 
 from __future__ import annotations
 
 import json
+import math
+import os
 import sqlite3
+import sys
 import threading
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
+
+T = TypeVar("T")
+
+BY_KINDS = ("player", "bot", "chance", "timeout")
+
+
+class StoreError(ValueError):
+    """The storage failed or cannot be used; the message is one line for the operator."""
 
 
 @dataclass
@@ -35,11 +54,14 @@ class ActionRow:
 
 class Store(Protocol):
     def create_table(self, table: TableRecord) -> None: ...
+    def table_ids(self) -> list[str]: ...
     def tables(self) -> list[TableRecord]: ...
     def table(self, table_id: str) -> TableRecord | None: ...
     def actions(self, table_id: str) -> list[ActionRow]: ...
     def append(self, table_id: str, row: ActionRow) -> None: ...
-    def append_many(self, table_id: str, rows: list[ActionRow]) -> None: ...
+    def append_many(
+        self, table_id: str, rows: list[ActionRow], *, finish: bool = False
+    ) -> None: ...
     def finish(self, table_id: str) -> None: ...
     def close(self) -> None: ...
 
@@ -63,81 +85,250 @@ CREATE TABLE IF NOT EXISTS actions (
     PRIMARY KEY (table_id, seq)
 );
 """
+_COLUMNS = (
+    "SELECT id, config, seats, seed, seconds_per_decision, created, finished FROM tables LIMIT 0",
+    "SELECT table_id, seq, action, by, at FROM actions LIMIT 0",
+)
+
+
+def _one_line(e: BaseException) -> str:
+    text = str(e).strip()
+    return text.splitlines()[0] if text else type(e).__name__
+
+
+class _FileLock:
+    """An exclusive lock on `FILE.lock` for as long as the store is open: one server per database
+    file. The kernel drops it when the process ends, even by `kill -9`."""
+
+    def __init__(self, db_path: str) -> None:
+        self.path = db_path + ".lock"
+        self._fd: int | None = None
+        if sys.platform == "win32":  # no flock; one server per file is up to the operator
+            return
+        import fcntl
+
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as e:
+            raise StoreError(
+                f"cannot open the database {db_path}: cannot create {self.path}: {e.strerror}"
+            ) from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            try:
+                owner = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "unknown"
+            finally:
+                os.close(fd)
+            raise StoreError(
+                f"the database {db_path} is in use by another jamaica server (pid {owner})"
+            ) from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        self._fd = fd
+
+    def release(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)  # closing the descriptor drops the lock
+            self._fd = None
 
 
 class SQLiteStore:
-    """SQLite in WAL mode with full fsync: a committed decision survives `kill -9`."""
+    """SQLite in WAL mode with full fsync: a committed decision survives `kill -9`.
+
+    Opening takes the database's lock (`FILE.lock`) and checks the file is a jamaica database;
+    either failure is a StoreError. Every write is one transaction, committed only if the file
+    opened at start is still the one at its path."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.executescript(SCHEMA)
+        self._memory = self.path == ":memory:" or self.path.startswith("file:")
+        self._file_lock = None if self._memory else _FileLock(self.path)
+        try:
+            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        except sqlite3.Error as e:
+            self._release()
+            raise StoreError(f"cannot open the database {self.path}: {_one_line(e)}") from None
+        try:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.executescript(SCHEMA)
+            for query in _COLUMNS:
+                self._db.execute(query)
+            self._identity = None if self._memory else self._stat()
+        except (sqlite3.Error, OSError) as e:
+            self._db.close()
+            self._release()
+            why = _one_line(e)
+            if isinstance(e, sqlite3.OperationalError) and "no such column" in why:
+                why = f"it is not a jamaica database ({why})"
+            raise StoreError(f"cannot open the database {self.path}: {why}") from None
 
     @staticmethod
     def from_url(url: str) -> SQLiteStore:
         prefix = "sqlite:///"
         if not url.startswith(prefix):
-            raise ValueError(f"--db must look like sqlite:///FILE, not {url!r}")
+            raise StoreError(f"--db must look like sqlite:///FILE, not {url!r}")
         return SQLiteStore(url[len(prefix) :] or ":memory:")
 
-    def create_table(self, table: TableRecord) -> None:
+    def _release(self) -> None:
+        if self._file_lock is not None:
+            self._file_lock.release()
+            self._file_lock = None
+
+    def _stat(self) -> tuple[int, int]:
+        st = os.stat(self.path)
+        return st.st_dev, st.st_ino
+
+    def _check_file(self) -> None:
+        """The file opened at start must still be at its path: a commit into a deleted or
+        replaced file would be acknowledged and then lost at the next start."""
+        if self._identity is None:
+            return
+        try:
+            identity = self._stat()
+        except FileNotFoundError:
+            raise StoreError(f"the database file {self.path} has been removed") from None
+        except OSError as e:
+            raise StoreError(f"cannot check the database file {self.path}: {e.strerror}") from None
+        if identity != self._identity:
+            raise StoreError(f"the database file {self.path} has been replaced by another file")
+
+    # --- writes: one transaction each, rolled back whole on any failure --------------------------
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
         with self._lock:
-            self._db.execute(
+            db = self._db
+            try:
+                db.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as e:
+                raise StoreError(f"cannot write to the database: {_one_line(e)}") from None
+            try:
+                yield db
+                self._check_file()
+                db.execute("COMMIT")
+            except BaseException as e:
+                try:
+                    if db.in_transaction:
+                        db.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass  # the transaction is gone already (SQLite rolled it back itself)
+                if isinstance(e, sqlite3.Error):
+                    raise StoreError(f"cannot write to the database: {_one_line(e)}") from None
+                raise
+
+    def create_table(self, table: TableRecord) -> None:
+        with self._write() as db:
+            db.execute(
                 "INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (table.id, json.dumps(table.config), json.dumps(table.seats), table.seed,
                  table.seconds_per_decision, table.created, int(table.finished)),
             )  # fmt: skip
 
-    def _record(self, row: tuple[Any, ...]) -> TableRecord:
-        return TableRecord(row[0], json.loads(row[1]), json.loads(row[2]), row[3], row[4], row[5],
-                           bool(row[6]))  # fmt: skip
-
-    def tables(self) -> list[TableRecord]:
-        with self._lock:
-            rows = self._db.execute("SELECT * FROM tables ORDER BY created").fetchall()
-        return [self._record(r) for r in rows]
-
-    def table(self, table_id: str) -> TableRecord | None:
-        with self._lock:
-            row = self._db.execute("SELECT * FROM tables WHERE id = ?", (table_id,)).fetchone()
-        return None if row is None else self._record(row)
-
-    def actions(self, table_id: str) -> list[ActionRow]:
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT seq, action, by FROM actions WHERE table_id = ? ORDER BY seq", (table_id,)
-            ).fetchall()
-        return [ActionRow(*r) for r in rows]
-
     def append(self, table_id: str, row: ActionRow) -> None:
-        with self._lock:
-            self._db.execute(
-                "INSERT INTO actions VALUES (?, ?, ?, ?, ?)",
-                (table_id, row.seq, row.action, row.by, time.time()),
-            )
+        self.append_many(table_id, [row])
 
-    def append_many(self, table_id: str, rows: list[ActionRow]) -> None:
-        """Several decisions in one transaction (one sync to disk)."""
+    def append_many(self, table_id: str, rows: list[ActionRow], *, finish: bool = False) -> None:
+        """Several decisions in one transaction (one sync to disk); with `finish`, the table is
+        marked finished in the same transaction."""
         now = time.time()
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                self._db.executemany(
-                    "INSERT INTO actions VALUES (?, ?, ?, ?, ?)",
-                    [(table_id, r.seq, r.action, r.by, now) for r in rows],
-                )
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+        with self._write() as db:
+            db.executemany(
+                "INSERT INTO actions VALUES (?, ?, ?, ?, ?)",
+                [(table_id, r.seq, r.action, r.by, now) for r in rows],
+            )
+            if finish:
+                db.execute("UPDATE tables SET finished = 1 WHERE id = ?", (table_id,))
 
     def finish(self, table_id: str) -> None:
+        with self._write() as db:
+            db.execute("UPDATE tables SET finished = 1 WHERE id = ?", (table_id,))
+
+    # --- reads ------------------------------------------------------------------------------------
+    def _read(self, query: Callable[[sqlite3.Connection], T]) -> T:
         with self._lock:
-            self._db.execute("UPDATE tables SET finished = 1 WHERE id = ?", (table_id,))
+            try:
+                return query(self._db)
+            except sqlite3.Error as e:
+                raise StoreError(f"cannot read the database: {_one_line(e)}") from None
+
+    def table_ids(self) -> list[str]:
+        """Every table's id, oldest first; read each with `table` (one bad row spoils only its
+        own table)."""
+        rows = self._read(
+            lambda db: db.execute("SELECT id FROM tables ORDER BY created").fetchall()
+        )
+        return [str(r[0]) for r in rows]
+
+    def tables(self) -> list[TableRecord]:
+        rows = self._read(lambda db: db.execute("SELECT * FROM tables ORDER BY created").fetchall())
+        return [_record(r) for r in rows]
+
+    def table(self, table_id: str) -> TableRecord | None:
+        """The table, None if there is none; a ValueError naming the table if its row is bad."""
+        row = self._read(
+            lambda db: db.execute("SELECT * FROM tables WHERE id = ?", (table_id,)).fetchone()
+        )
+        return None if row is None else _record(row)
+
+    def actions(self, table_id: str) -> list[ActionRow]:
+        """The table's decisions in order; a ValueError naming the table for a bad row."""
+        rows = self._read(
+            lambda db: db.execute(
+                "SELECT seq, action, by FROM actions WHERE table_id = ? ORDER BY seq", (table_id,)
+            ).fetchall()
+        )
+        out = []
+        for seq, action, by in rows:
+            if type(seq) is not int or type(action) is not int or by not in BY_KINDS:
+                raise ValueError(
+                    f"table {table_id}: bad stored decision (seq {seq!r}, action {action!r},"
+                    f" by {by!r})"
+                )
+            out.append(ActionRow(seq, action, by))
+        return out
 
     def close(self) -> None:
         with self._lock:
             self._db.close()
+            self._release()
+
+
+def _record(row: tuple[Any, ...]) -> TableRecord:
+    """A table's row as a record; a ValueError naming the table if the row makes no sense."""
+    table_id, config_text, seats_text, seed, limit, created, finished = row
+
+    def bad(what: str) -> ValueError:
+        return ValueError(f"table {table_id}: bad stored {what}")
+
+    try:
+        config = json.loads(config_text)
+        seats = json.loads(seats_text)
+    except (TypeError, ValueError, RecursionError) as e:
+        raise bad(f"settings ({_one_line(e)})") from None
+    if not isinstance(config, dict):
+        raise bad("settings (not an object)")
+    if not isinstance(seats, list) or not all(
+        isinstance(s, dict)
+        and isinstance(s.get("name"), str)
+        and isinstance(s.get("bot"), str | None)
+        and isinstance(s.get("token_hash"), str | None)
+        for s in seats
+    ):
+        raise bad("seats")
+    if type(seed) is not int:
+        raise bad(f"seed {seed!r}")
+    if limit is not None and (
+        not isinstance(limit, int | float) or not math.isfinite(limit) or limit <= 0
+    ):
+        raise bad(f"time limit {limit!r}")
+    if not isinstance(created, int | float) or type(finished) is not int:
+        raise bad("creation time or state")
+    return TableRecord(str(table_id), config, seats, seed, limit, float(created), bool(finished))
+
+
+def open_store(url: str) -> Store:
+    """The store for `--db URL` (`sqlite:///FILE`); a StoreError with a one-line message if it
+    cannot be used (bad URL, not a database, in use by another server, unreadable)."""
+    return SQLiteStore.from_url(url)
