@@ -130,25 +130,48 @@ def main(argv: Sequence[str] | None = None) -> int:
     lim = srv.add_argument_group(
         "limits", "each also read from JAMAICA_<NAME> (e.g. JAMAICA_MAX_TABLES); an option wins"
     )
-    lim.add_argument("--connections-per-address", type=int, metavar="N",
-                     help="open WebSockets from one client address (default 32)")
-    lim.add_argument("--messages-per-second", type=float, metavar="R",
-                     help="messages a connection may send per second, sustained (default 20)")
-    lim.add_argument("--message-burst", type=int, metavar="N",
-                     help="messages a connection may send at once (default 60)")
-    lim.add_argument("--tables-per-minute", type=int, metavar="N",
-                     help="tables one address may create per minute (default 10)")
-    lim.add_argument("--max-tables", type=int, metavar="N",
-                     help="unfinished tables on the server (default 500)")
-    lim.add_argument("--trust-proxy", action="append", metavar="ADDR",
-                     help="a reverse proxy's address (or network) whose X-Forwarded-For names "
-                          "the client; repeat or separate with commas (default: none)")
+    lim.add_argument(
+        "--connections-per-address",
+        type=int,
+        metavar="N",
+        help="open WebSockets from one client address (default 32)",
+    )
+    lim.add_argument(
+        "--messages-per-second",
+        type=float,
+        metavar="R",
+        help="messages a connection may send per second, sustained (default 20)",
+    )
+    lim.add_argument(
+        "--message-burst",
+        type=int,
+        metavar="N",
+        help="messages a connection may send at once (default 60)",
+    )
+    lim.add_argument(
+        "--tables-per-minute",
+        type=int,
+        metavar="N",
+        help="tables one address may create per minute (default 10)",
+    )
+    lim.add_argument(
+        "--max-tables", type=int, metavar="N", help="unfinished tables on the server (default 500)"
+    )
+    lim.add_argument(
+        "--trust-proxy",
+        action="append",
+        metavar="ADDR",
+        help="a reverse proxy's address (or network) whose X-Forwarded-For names "
+        "the client; repeat or separate with commas (default: none)",
+    )
     lim.add_argument("--allow-origin", action="append", metavar="ORIGIN",
                      help="a web origin, besides the server's own, whose pages may open "
                           "WebSockets (e.g. https://example.org; * for any)")  # fmt: skip
     bsrv = sub.add_parser("bench-server", help="N concurrent games over real WebSockets")
     bsrv.add_argument("--games", type=int, default=100)
     bsrv.add_argument("--seed", type=int, default=1)
+    bsrv.add_argument("--spectators", type=int, default=0, metavar="N",
+                      help="also run with N spectators on the first table")  # fmt: skip
     ns = parser.parse_args(argv)
     try:
         if ns.command == "demo":
@@ -190,11 +213,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             if not 1 <= ns.games <= 1000:
                 raise ValueError("--games must be between 1 and 1000")
-            print(bench_server(ns.games, ns.seed))
+            if not 0 <= ns.spectators <= 5000:
+                raise ValueError("--spectators must be between 0 and 5000")
+            print(bench_server(ns.games, ns.seed, ns.spectators))
         elif ns.command == "serve":
-            from .web.server import serve
-
             from .web.limits import Limits
+            from .web.server import serve
 
             limits = Limits.from_env(
                 connections_per_address=ns.connections_per_address,

@@ -104,6 +104,27 @@ def recv_op(ws: Any) -> str:
     return str(m["code"] if m["op"] == "error" else m["op"])
 
 
+@pytest.mark.parametrize(
+    "limited", [["--messages-per-second", "2", "--message-burst", "3"]], indirect=True
+)
+def test_accepted_answers_are_never_rate_limited(limited: Server) -> None:
+    """A bot client answering at once plays far faster than the rate: the game paces it."""
+    t = limited.table([("Ann", None), ("Bot", "greedy")])
+    with limited.ws(t["id"]) as me:
+        hello(me, 0, t["seats"][0]["token"])
+        began, answers = time.monotonic(), 0
+        while answers < 40:
+            m = recv(me)
+            assert m["op"] == "update", m  # never an error
+            if m["view"]["game_over"]:
+                break
+            if m["question"]:
+                action = m["question"]["options"][0]["action"]
+                send(me, op="act", action=action, turn=m["turn"])
+                answers += 1
+        assert answers / (time.monotonic() - began) > 2 * 2
+
+
 @pytest.mark.parametrize("limited", [["--tables-per-minute", "3"]], indirect=True)
 def test_tables_per_address_per_minute_are_capped(limited: Server) -> None:
     for _ in range(3):
@@ -180,6 +201,10 @@ def test_a_token_bucket_allows_a_burst_then_its_rate() -> None:
     flood = Flood(Limits(messages_per_second=10, message_burst=5), now=0)
     answers = [flood.allow(0) for _ in range(20)]
     assert answers[:5] == [True] * 5 and answers[5:10] == [False] * 5 and answers[10] is None
+    fast = Flood(Limits(messages_per_second=1, message_burst=2), now=0)
+    for _ in range(100):  # accepted answers give their tokens back
+        assert fast.allow(0)
+        fast.refund()
 
 
 def test_tables_per_minute_is_a_sliding_window() -> None:

@@ -3,12 +3,17 @@
 A `jamaica serve` runs in its own process with a fresh SQLite file; every table has two human
 seats played by client-side bots that answer each question at once with a random option. The
 figure is the time from a client's answer to the next question of that game, as clients see it.
+
+With `--spectators N`, the same games are played twice: once as above, and once with N more
+sockets (in a process of their own, reading everything as a browser would) watching the first
+table; both runs' latencies are printed, the watched table's players' on their own line.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import multiprocessing
 import random
 import socket
 import statistics
@@ -73,6 +78,29 @@ async def _seat(
             await ws.send(json.dumps({"op": "act", "v": 1, "action": action, "turn": m["turn"]}))
 
 
+async def _watch(port: int, table_id: str, n: int, ready: Any) -> None:
+    import websockets
+
+    async def one(k: int) -> None:
+        url = f"ws://127.0.0.1:{port}/ws/{table_id}"
+        async with websockets.connect(url, max_size=2**22) as ws:
+            await ws.send(json.dumps({"op": "hello", "v": 1, "seat": None}))
+            connected.append(k)
+            if len(connected) == n:
+                ready.set()
+            async for raw in ws:
+                if '"game_over":true' in raw:
+                    return
+
+    connected: list[int] = []
+    await asyncio.gather(*(one(k) for k in range(n)))
+
+
+def _spectators(port: int, table_id: str, n: int, ready: Any) -> None:
+    """A process of N spectators on one table, reading every message until the game is over."""
+    asyncio.run(_watch(port, table_id, n, ready))
+
+
 async def _run(port: int, games: list[Game], seed: int) -> dict[str, int]:
     stats = {"decisions": 0}
     rng = random.Random(seed)
@@ -81,13 +109,34 @@ async def _run(port: int, games: list[Game], seed: int) -> dict[str, int]:
     return stats
 
 
-def bench_server(games: int = 100, seed: int = 1) -> str:
+def _percentiles(lat: list[float]) -> tuple[float, float]:
+    lat = sorted(lat)
+    if not lat:
+        return float("nan"), float("nan")
+    return statistics.median(lat) * 1000, lat[min(len(lat) - 1, int(0.99 * len(lat)))] * 1000
+
+
+@dataclass
+class Run:
+    games: list[Game]
+    seconds: float
+    decisions: int
+
+
+def _serve(port: int, db: Path, games: int, spectators: int) -> subprocess.Popen[bytes]:
+    """The server, with its limits opened up for one client machine playing every seat."""
+    cmd = [sys.executable, "-m", "jamaica", "serve", "--port", str(port), "--db", f"sqlite:///{db}",
+           "--connections-per-address", str(2 * games + spectators + 16),
+           "--messages-per-second", "100000", "--message-burst", "100000",
+           "--tables-per-minute", str(games + 1), "--max-tables", str(games + 1)]  # fmt: skip
+    return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def _bench_once(games: int, seed: int, spectators: int) -> Run:
     port = _free_port()
     with tempfile.TemporaryDirectory() as tmp:
-        db = Path(tmp) / "bench.db"
-        cmd = [sys.executable, "-m", "jamaica", "serve", "--port", str(port),
-               "--db", f"sqlite:///{db}"]  # fmt: skip
-        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        proc = _serve(port, Path(tmp) / "bench.db", games, spectators)
+        watchers = None
         try:
             base = f"http://127.0.0.1:{port}"
             for _ in range(200):
@@ -102,20 +151,55 @@ def bench_server(games: int = 100, seed: int = 1) -> str:
             }
             made = [_post(base + "/api/tables", table) for _ in range(games)]
             plays = [Game(d["id"], [s["token"] for s in d["seats"]]) for d in made]
+            if spectators:
+                ctx = multiprocessing.get_context("spawn")
+                ready = ctx.Event()
+                watchers = ctx.Process(
+                    target=_spectators, args=(port, plays[0].id, spectators, ready), daemon=True
+                )
+                watchers.start()
+                if not ready.wait(120):
+                    raise RuntimeError("the spectators could not all connect")
             t = time.perf_counter()
             stats = asyncio.run(_run(port, plays, seed))
             seconds = time.perf_counter() - t
+            if watchers is not None:
+                watchers.join(60)
         finally:
+            if watchers is not None and watchers.is_alive():
+                watchers.terminate()
             proc.terminate()
             proc.wait(10)
-    lat = sorted(x for g in plays for x in g.latencies)
-    p50 = statistics.median(lat) * 1000
-    p99 = lat[min(len(lat) - 1, int(0.99 * len(lat)))] * 1000
-    finished = sum(g.over for g in plays)
+    return Run(plays, seconds, stats["decisions"])
+
+
+def _lines(run: Run, title: str) -> list[str]:
+    p50, p99 = _percentiles([x for g in run.games for x in g.latencies])
+    w50, w99 = _percentiles(run.games[0].latencies)
+    n = sum(len(g.latencies) for g in run.games)
+    return [
+        title,
+        f"  games finished     {sum(g.over for g in run.games)}",
+        f"  wall time          {run.seconds:.1f} s",
+        f"  decisions/s        {run.decisions / run.seconds:.0f}   (client answers, all games)",
+        f"  answer → next question: p50 {p50:.1f} ms, p99 {p99:.1f} ms ({n} samples)",
+        f"  the first table's players: p50 {w50:.1f} ms, p99 {w99:.1f} ms "
+        f"({len(run.games[0].latencies)} samples)",
+    ]
+
+
+def bench_server(games: int = 100, seed: int = 1, spectators: int = 0) -> str:
+    head = f"{games} concurrent 2-player games over WebSockets on loopback (server: one process):"
+    base = _bench_once(games, seed, 0)
+    if not spectators:
+        return "\n".join([head, *_lines(base, "")[1:]])
+    watched = _bench_once(games, seed, spectators)
+    _, p99 = _percentiles(base.games[0].latencies)
+    _, q99 = _percentiles(watched.games[0].latencies)
     return "\n".join([
-        f"{games} concurrent 2-player games over WebSockets on loopback (server: one process):",
-        f"  games finished     {finished}",
-        f"  wall time          {seconds:.1f} s",
-        f"  decisions/s        {stats['decisions'] / seconds:.0f}   (client answers, all games)",
-        f"  answer → next question: p50 {p50:.1f} ms, p99 {p99:.1f} ms ({len(lat)} samples)",
+        head,
+        *_lines(base, "no spectators:"),
+        *_lines(watched, f"{spectators} spectators watching the first table:"),
+        f"the first table's players' p99 with {spectators} spectators: {q99 / p99:.2f}× "
+        "the p99 with none",
     ])  # fmt: skip

@@ -94,7 +94,8 @@ class Flood:
     """One connection's messages: a token bucket, and the patience for messages beyond it. A
     client that bursts now and then is told `rate_limited`; one that keeps flooding runs out of
     patience (as many refused messages as a burst, refilled at a tenth of the rate) and is
-    closed."""
+    closed. An answer the table accepted gives its token back (`refund`): the game itself paces
+    those, so a fast bot client is never limited — only what moves no game forward is."""
 
     __slots__ = ("bucket", "patience")
 
@@ -108,6 +109,9 @@ class Flood:
         if self.bucket.take(now):
             return True
         return False if self.patience.take(now) else None
+
+    def refund(self) -> None:
+        self.bucket.tokens = min(self.bucket.burst, self.bucket.tokens + 1)
 
 
 class Connections:
