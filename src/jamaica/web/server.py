@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import html
 import json
 import logging
+import os
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -11,54 +16,134 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..rules import Config, new_game
 from .layout import board_layout
+from .limits import Connections, Flood, Limits, PerMinute
+from .outbox import Outbox
 from .protocol import MAX_MESSAGE, Act, Hello, Ping, ProtocolError, error, parse
-from .store import SQLiteStore, Store
+from .security import SecurityHeaders, TooLarge, origin_allowed, read_body
+from .store import Store, StoreError, open_store
 from .tables import Client, LiveTable
 
 log = logging.getLogger("jamaica.web")
 STATIC = resources.files("jamaica.web") / "static"
-MAX_BODY = 16_384
+CLOSE_POLICY = 1008  # the WebSocket close code for a client over its limits
+CLOSE_NO_TABLE = 4404
+CLOSE_UNAVAILABLE = 4503
+NO_TABLE_PAGE = "There is no such table. Check the link, or start a new table in the lobby."
+UNAVAILABLE_PAGE = (
+    "This table is unavailable: the server could not rebuild it from its records. "
+    "The other tables play on."
+)
 
 
 class Tables:
-    """Every table of this server, rebuilt from the store at start."""
+    """Every table of this server, rebuilt from the store at start, one by one: a table that
+    cannot be rebuilt is set aside (logged, listed as unavailable) and the others are served."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
         self.live: dict[str, LiveTable] = {}
+        self.broken: dict[str, str] = {}  # table id -> why it could not be rebuilt
+        self.archived: set[str] = set()
+        self.archived_summaries: dict[str, dict[str, Any]] = {}
+        self.archive_after = float(os.environ.get("JAMAICA_ARCHIVE_AFTER", 7 * 24 * 3600))
 
     def restore_all(self) -> None:
-        for record in self.store.tables():
-            self.live[record.id] = LiveTable.restore(record, self.store)
+        try:
+            ids = self.store.table_ids()
+        except StoreError as e:  # the database itself cannot be read: say so in one line
+            log.error("%s", e)
+            raise SystemExit(2) from None
+        for table_id in ids:
+            try:
+                record = self.store.table(table_id)
+                if record is None:
+                    continue
+                self.live[table_id] = LiveTable.restore(record, self.store)
+            except Exception as e:  # one bad table must not stop the server
+                reason = str(e).splitlines()[0] if str(e) else type(e).__name__
+                log.error("table %s cannot be rebuilt and is set aside: %s", table_id, reason)
+                self.broken[table_id] = reason
+
+    def get(self, table_id: str) -> LiveTable | None:
+        """A table by id; an archived one is rebuilt from the store on demand."""
+        table = self.live.get(table_id)
+        if table is None and table_id in self.archived:
+            record = self.store.table(table_id)
+            if record is not None:
+                table = self.live[table_id] = LiveTable.restore(record, self.store)
+                self.archived.discard(table_id)
+                table.kick()
+        return table
+
+    def archive_idle(self, now: float | None = None) -> list[str]:
+        """Unload untimed, unfinished tables nobody has touched for `archive_after` seconds and
+        nobody watches: they stay in the store, listed, replayable, and come back when visited."""
+        now = time.time() if now is None else now
+        gone = []
+        for table_id, table in list(self.live.items()):
+            idle = now - table.touched > self.archive_after
+            untimed = table.record.seconds_per_decision is None
+            if idle and untimed and not table.clients and not table.record.finished:
+                table.close()
+                del self.live[table_id]
+                self.archived.add(table_id)
+                self.archived_summaries[table_id] = {**table.summary(), "archived": True}
+                gone.append(table_id)
+        if gone:
+            log.info("archived %d idle tables", len(gone))
+        return gone
+
+    async def sweep(self, every: float = 60.0) -> None:
+        while True:
+            await asyncio.sleep(every)
+            self.archive_idle()
+
+    def summaries(self) -> list[dict[str, Any]]:
+        """The lobby's list: newest first; tables set aside are listed as unavailable."""
+        out = [t.summary() for t in reversed(list(self.live.values()))]
+        out += [self.archived_summaries[table_id] for table_id in self.archived]
+        out += [{"id": table_id, "available": False, "reason": reason}
+                for table_id, reason in self.broken.items()]  # fmt: skip
+        return out
 
     def start(self) -> None:
         for table in self.live.values():
             table.kick()
 
 
-class SocketConn:
+class SocketWire:
+    """A Starlette WebSocket as an outbox's wire."""
+
     def __init__(self, ws: WebSocket) -> None:
         self.ws = ws
 
-    async def send(self, message: dict[str, Any]) -> None:
-        await self.ws.send_text(json.dumps(message, separators=(",", ":")))
+    async def send_text(self, text: str) -> None:
+        await self.ws.send_text(text)
+
+    async def close(self, code: int) -> None:
+        await self.ws.close(code=code)
 
 
-def create_app(store: Store) -> Starlette:
+def create_app(store: Store, limits: Limits | None = None) -> Starlette:
     tables = Tables(store)
+    limits = Limits() if limits is None else limits
+    connections = Connections(limits.connections_per_address)
+    created = PerMinute(limits.tables_per_minute)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         tables.restore_all()
         tables.start()
+        sweeper = asyncio.get_running_loop().create_task(tables.sweep())
         yield
+        sweeper.cancel()
         for t in tables.live.values():
             t.close()
 
@@ -68,13 +153,45 @@ def create_app(store: Store) -> Starlette:
 
         return endpoint
 
+    def table_page(name: str) -> Any:
+        """A table's page, or — once, clearly — a page saying there is no such table."""
+
+        async def endpoint(request: Request) -> Response:
+            table_id = request.path_params["table_id"]
+            if table_id in tables.broken:
+                return missing_page(503, UNAVAILABLE_PAGE)
+            if tables.get(table_id) is None:
+                return missing_page(404, NO_TABLE_PAGE)
+            return FileResponse(str(STATIC / name), media_type="text/html")
+
+        return endpoint
+
     async def list_tables(request: Request) -> Response:
-        return JSONResponse([t.summary() for t in reversed(list(tables.live.values()))])
+        return JSONResponse(tables.summaries())
 
     async def create_table(request: Request) -> Response:
-        body = await request.body()
-        if len(body) > MAX_BODY:
-            return JSONResponse({"error": "request too large"}, status_code=413)
+        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if kind != "application/json":  # a cross-site form can't send this without asking
+            return JSONResponse({"error": "send the table as JSON (Content-Type: "
+                                          "application/json)"}, status_code=415)  # fmt: skip
+        address = client_address(request.client)
+        wait = created.wait(address)
+        if wait is not None:
+            return JSONResponse(
+                {"error": f"at most {limits.tables_per_minute} new tables a minute from one "
+                          f"address: try again in {wait:.0f} s"},
+                status_code=429, headers={"Retry-After": str(max(1, round(wait)))},
+            )  # fmt: skip
+        if sum(not t.record.finished for t in tables.live.values()) >= limits.max_tables:
+            return JSONResponse(
+                {"error": f"the server has {limits.max_tables} unfinished tables, its limit: "
+                          "try again later"},
+                status_code=503, headers={"Retry-After": "60"},
+            )  # fmt: skip
+        try:
+            body = await read_body(request, limits.max_body)
+        except TooLarge as e:
+            return JSONResponse({"error": str(e)}, status_code=413, headers={"Connection": "close"})
         try:
             d = json.loads(body)
             if not isinstance(d, dict):
@@ -97,14 +214,17 @@ def create_app(store: Store) -> Starlette:
             ):
                 raise ValueError("seconds_per_decision must be a number or null")
             table, tokens = LiveTable.create(store, config, pairs, limit)
-        except (ValueError, TypeError, json.JSONDecodeError) as e:
+        except RecursionError:
+            return JSONResponse({"error": "the JSON is nested too deeply"}, status_code=400)
+        except (ValueError, TypeError) as e:  # JSONDecodeError and UnicodeDecodeError too
             return JSONResponse({"error": str(e)}, status_code=400)
+        created.add(address)
         tables.live[table.id] = table
         table.kick()
         base = str(request.base_url).rstrip("/")
-        links = [
+        links = [  # the token in the fragment: never sent to a server, never in a Referer
             {"seat": i, "name": table.names[i], "bot": table.record.seats[i]["bot"],
-             "url": None if tok is None else f"{base}/table/{table.id}?seat={i}&token={tok}",
+             "url": None if tok is None else f"{base}/table/{table.id}#seat={i}&token={tok}",
              "token": tok}
             for i, tok in enumerate(tokens)
         ]  # fmt: skip
@@ -115,7 +235,10 @@ def create_app(store: Store) -> Starlette:
 
     async def replay_step(request: Request) -> Response:
         """The public view of a game at step N (any game: only public information)."""
-        table = tables.live.get(request.path_params["table_id"])
+        table_id = request.path_params["table_id"]
+        if table_id in tables.broken:
+            return JSONResponse({"error": "this table is unavailable"}, status_code=503)
+        table = tables.get(table_id)
         if table is None:
             return JSONResponse({"error": "no such table"}, status_code=404)
         history = table.session.state.history
@@ -136,48 +259,93 @@ def create_app(store: Store) -> Starlette:
         return JSONResponse(board_layout())
 
     async def socket(ws: WebSocket) -> None:
-        table = tables.live.get(ws.path_params["table_id"])
+        if not origin_allowed(ws.headers, limits.allowed_origins):
+            await ws.close(CLOSE_POLICY)  # before accepting: the handshake is refused (403)
+            return
+        address = client_address(ws.client)
         await ws.accept()
-        conn = SocketConn(ws)
+        outbox = Outbox(SocketWire(ws))  # every message to this client goes through it
+        outbox.start()
+        if not connections.acquire(address):
+            await refuse(ws, outbox, CLOSE_POLICY, "too_many_connections",
+                         f"at most {limits.connections_per_address} connections from one "
+                         "address")  # fmt: skip
+            return
+        try:
+            await play(ws, outbox, ws.path_params["table_id"])
+        finally:
+            connections.release(address)
+
+    async def refuse(ws: WebSocket, outbox: Outbox, code: int, reason: str, message: str) -> None:
+        """Say why, then close (and wait for the close to leave: the handler ends after)."""
+        outbox.put(error(reason, message))
+        await outbox.drain()
+        outbox.stop()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(ws.close(code), 1.0)
+
+    async def play(ws: WebSocket, outbox: Outbox, table_id: str) -> None:
+        """One connection's messages, each answered: a table's answer, or an error."""
+        if table_id in tables.broken:
+            await refuse(ws, outbox, CLOSE_UNAVAILABLE, "unavailable",
+                         "this table is unavailable: the server could not rebuild it")  # fmt: skip
+            return
+        table = tables.get(table_id)
         if table is None:
-            await conn.send(error("no_table", "there is no such table"))
-            await ws.close(code=4404)
+            await refuse(ws, outbox, CLOSE_NO_TABLE, "no_table", "there is no such table")
             return
         client: Client | None = None
+        flood = Flood(limits)
         try:
-            while True:
-                raw = await ws.receive_text()
+            while not outbox.closed:
+                frame = await ws.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                allowed = flood.allow()
+                if allowed is None:
+                    await refuse(ws, outbox, CLOSE_POLICY, "flooding",
+                                 "too many messages: this connection is closed")  # fmt: skip
+                    break
+                if not allowed:
+                    slow_down = f"at most {limits.messages_per_second:g} messages a second"
+                    outbox.put(error("rate_limited", f"too many messages: {slow_down}"))
+                    continue
                 try:
-                    msg = parse(raw)
+                    text = frame.get("text")
+                    if text is None:
+                        raise ProtocolError("binary", "messages are text: JSON objects")
+                    msg = parse(text)
                     if isinstance(msg, Hello):
                         if client is not None:
                             raise ProtocolError("already", "this connection has a seat already")
-                        client = await table.join(conn, msg)
+                        client = await table.join(outbox, msg)
                     elif isinstance(msg, Act):
                         if client is None:
                             raise ProtocolError("no_hello", "say hello first")
                         await table.act(client, msg)
+                        flood.refund()  # an accepted answer: the game paces those
                     elif isinstance(msg, Ping):
-                        await conn.send({"op": "pong", "v": 1})
+                        outbox.put({"op": "pong", "v": 1})
                 except ProtocolError as e:
-                    await conn.send(error(e.code, str(e)))
+                    outbox.put(error(e.code, str(e)))
                 except (WebSocketDisconnect, RuntimeError):
                     raise
                 except Exception:  # a bug must not take the table down: say so, log it
                     log.exception("error while handling a message on table %s", table.id)
-                    await conn.send(error("internal", "the server failed on that message"))
+                    outbox.put(error("internal", "the server failed on that message"))
         except WebSocketDisconnect:
             pass
         except RuntimeError:  # the socket went away mid-send
             pass
         finally:
+            outbox.stop()
             if client is not None:
                 table.leave(client)
 
     routes = [
         Route("/", page("index.html")),
-        Route("/table/{table_id}", page("table.html")),
-        Route("/replay/{table_id}", page("replay.html")),
+        Route("/table/{table_id}", table_page("table.html")),
+        Route("/replay/{table_id}", table_page("replay.html")),
         Route("/api/tables", list_tables, methods=["GET"]),
         Route("/api/tables", create_table, methods=["POST"]),
         Route("/api/tables/{table_id}/replay", replay_step),
@@ -187,13 +355,36 @@ def create_app(store: Store) -> Starlette:
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.tables = tables
+    app.add_middleware(SecurityHeaders)
     return app
 
 
-def serve(host: str, port: int, db: str) -> None:
+def client_address(client: Any) -> str:
+    """Who a client is, for the per-address limits (behind a trusted proxy, uvicorn has already
+    put the forwarded address here)."""
+    return str(client.host) if client is not None else "unknown"
+
+
+def missing_page(status: int, message: str) -> Response:
+    title = "no such table" if status == 404 else "table unavailable"
+    body = (
+        '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        f"<title>Jamaica — {title}</title>\n"
+        '<link rel="stylesheet" href="/static/style.css">\n<link rel="icon" href="data:,">\n'
+        '</head>\n<body>\n<header><h1>Jamaica</h1><a href="/">lobby</a></header>\n'
+        f'<main><p class="panel" id="missing">{html.escape(message)}</p></main>\n'
+        "</body>\n</html>\n"
+    )
+    return HTMLResponse(body, status_code=status)
+
+
+def serve(host: str, port: int, db: str, limits: Limits | None = None) -> None:
     import uvicorn
 
-    store = SQLiteStore.from_url(db)
+    limits = Limits() if limits is None else limits
+    store = open_store(db)  # a StoreError (one line) if it cannot be used
     print(f"Jamaica is served on http://{host}:{port}/ (games kept in {db})", flush=True)
-    uvicorn.run(create_app(store), host=host, port=port, ws_max_size=MAX_MESSAGE * 4,
-                log_level="warning")  # fmt: skip
+    trusted = ",".join(limits.trusted_proxies)
+    uvicorn.run(create_app(store, limits), host=host, port=port, ws_max_size=MAX_MESSAGE * 4,
+                log_level="warning", proxy_headers=bool(trusted),
+                forwarded_allow_ips=trusted or None)  # fmt: skip

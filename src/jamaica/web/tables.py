@@ -10,35 +10,62 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import logging
+import os
 import secrets
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
-from ..bots import parse_spec
-from ..rules import CHANCE, Action, Config, ParseError
+from ..bots import FALLBACK, make_bot, parse_spec, safe_spec
+from ..rules import CHANCE, Action, Config, ParseError, State
 from ..rules.events import EVENT_NAMES, describe
 from ..rules.view import can_see
 from ..session import GameSession, Seat, clean_name
+from .outbox import Outbox, encode
 from .protocol import VERSION, Act, Hello, ProtocolError
 from .store import ActionRow, Store, TableRecord
 
+log = logging.getLogger("jamaica.web")
+
 TIMEOUT_BOT = "greedy"
+BOT_DEADLINE = 30.0  # seconds a bot may think before the fallback bot decides instead
+STORAGE_RETRY = 2.0  # seconds before a table retries a decision it could not store
+_SECURE = secrets.SystemRandom()  # live chance: nothing a player reads can predict it
+_POOL: ThreadPoolExecutor | None = None
+
+
+def bot_pool() -> ThreadPoolExecutor:
+    """The bounded pool every table's bots think in (`JAMAICA_BOT_THREADS`, default: the number
+    of cores, at most 8): a busy server queues bot decisions instead of starting threads."""
+    global _POOL
+    if _POOL is None:
+        default = min(8, os.cpu_count() or 2)
+        workers = int(os.environ.get("JAMAICA_BOT_THREADS", default))
+        _POOL = ThreadPoolExecutor(max(1, workers), thread_name_prefix="jamaica-bot")
+    return _POOL
+
+
+def _decide(spec: str, state: State, seat: int) -> Action:
+    """A bot's answer on a copy of the game (in a pool thread), with fresh secret randomness."""
+    return make_bot(spec, secrets.randbits(128)).act(state, seat)
+
+
+class StorageFailed(Exception):
+    """A decision could not be stored, so it was neither applied nor acknowledged."""
 
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-class Conn(Protocol):
-    async def send(self, message: dict[str, Any]) -> None: ...
-
-
 class Client:
-    """One connection: its seat (None: a spectator) and how much of the log it has been sent."""
+    """One connection: its seat (None: a spectator), its outbox, and how much of the log and
+    the notes it has been sent."""
 
-    def __init__(self, conn: Conn, seat: int | None) -> None:
-        self.conn = conn
+    def __init__(self, outbox: Outbox, seat: int | None) -> None:
+        self.outbox = outbox
         self.seat = seat
         self.raw_sent = 0  # engine events already looked at for this client
         self.notes_sent = 0
@@ -60,6 +87,8 @@ class LiveTable:
         self._auto: asyncio.Task[None] | None = None
         self._timer: asyncio.TimerHandle | None = None
         self.on_change: Callable[[], None] | None = None
+        self.storage_error: str | None = None  # set while decisions cannot be stored
+        self.touched = record.created  # the last decision (or creation) time
 
     @property
     def id(self) -> str:
@@ -96,7 +125,12 @@ class LiveTable:
 
     @staticmethod
     def restore(record: TableRecord, store: Store) -> LiveTable:
-        """Rebuild a table from its stored decisions."""
+        """Rebuild a table from its stored decisions; a ValueError says why it cannot be."""
+        for seat in record.seats:  # a bot spec stored by an older server may not be valid now
+            if seat.get("bot") is not None and safe_spec(seat["bot"]) != seat["bot"]:
+                log.warning("table %s: bot %r is not valid; %s plays that seat",
+                            record.id, seat["bot"], FALLBACK)  # fmt: skip
+                seat["bot"] = FALLBACK
         table = LiveTable(record, store)
         s = table.session.state
         for row in store.actions(record.id):
@@ -104,7 +138,10 @@ class LiveTable:
                 raise ValueError(f"table {record.id}: decision {row.seq} is out of order")
             if row.by == "timeout":
                 table._note_timeout(s.current_player(), Action.from_id(row.action))
-            s.apply(row.action)
+            try:
+                s.apply(row.action)
+            except (ValueError, TypeError) as e:
+                raise ValueError(f"table {record.id}: decision {row.seq}: {e}") from None
         return table
 
     # --- seats ----------------------------------------------------------------------------------
@@ -122,13 +159,13 @@ class LiveTable:
             raise ProtocolError("bad_token", "that is not the token of this seat")
         return hello.seat
 
-    async def join(self, conn: Conn, hello: Hello) -> Client:
+    async def join(self, outbox: Outbox, hello: Hello) -> Client:
         seat = self.check_seat(hello)
-        client = Client(conn, seat)
-        async with self.lock:
+        client = Client(outbox, seat)
+        async with self.lock:  # nothing here waits for a client: the outbox sends
             self.clients.append(client)
-            await conn.send(self.welcome(seat))
-            await self._send_update(client)
+            outbox.put(self.welcome(seat))
+            outbox.put(self.update_for(client))
         self.kick()
         return client
 
@@ -167,39 +204,51 @@ class LiveTable:
             if a not in s.legal:
                 legal = ", ".join(str(x) for x in s.legal)
                 raise ProtocolError("illegal", f"{act.action!r} is not legal now; legal: {legal}")
-            self._commit([(a, "player")])
-            await self._broadcast()
+            try:
+                await self._commit([(a, "player")])
+            except StorageFailed:
+                raise ProtocolError(
+                    "not_stored",
+                    "the server could not store your answer: nothing changed; "
+                    "try again in a moment",
+                ) from None
+            self._broadcast()
         self.kick()
 
-    def _commit(self, decisions: list[tuple[Action, str]]) -> None:
-        """Apply the decisions (and the dice that follow them), then store them all in one
-        transaction; the clients hear of them only after that (a decision is stored before it
-        is acknowledged). If the store fails, the table is rebuilt from what was stored."""
-        s = self.session.state
-        start = len(s.history)
+    async def _commit(self, decisions: list[tuple[Action, str]]) -> None:
+        """Apply the decisions (and the dice that follow them) to a copy of the game, store them
+        all in one transaction, and only then make the copy the game: a decision is applied and
+        acknowledged only once it is stored. If storing fails, nothing changes (StorageFailed)."""
+        s = self.session.state.clone()
         rows = []
         for a, by in decisions:
             rows.append(ActionRow(len(s.history), int(a), by))
             s.apply(a)
         while s.current_player() == CHANCE:
-            a = self.session.auto_action()
+            a = s.sample_chance(_SECURE)
             rows.append(ActionRow(len(s.history), int(a), "chance"))
             s.apply(a)
-        try:
-            self.store.append_many(self.id, rows)
-        except Exception:
-            self._reload(start)
-            raise
-        if s.is_terminal():
-            self.store.finish(self.id)
-            self.record.finished = True
+        try:  # in a thread: the disk's sync never stops the other tables
+            await asyncio.to_thread(self._store_rows, rows, s.is_terminal())
+        except Exception as e:
+            self._storage_failed(e)
+            raise StorageFailed(str(e)) from None
+        if self.storage_error is not None:
+            log.warning("table %s: storage works again", self.id)
+            self.storage_error = None
+        self.session.state = s
+        self.record.finished = s.is_terminal()
+        self.touched = time.time()
         if self.on_change is not None:
             self.on_change()
 
-    def _reload(self, upto: int) -> None:
-        fresh = LiveTable.restore(self.record, self.store)
-        self.session = fresh.session
-        assert len(self.session.state.history) <= upto or upto < 0
+    def _store_rows(self, rows: list[ActionRow], finished: bool) -> None:
+        self.store.append_many(self.id, rows, finish=finished)  # one transaction
+
+    def _storage_failed(self, e: Exception) -> None:
+        if self.storage_error is None:  # log once per failure, not once per retry
+            log.error("table %s: cannot store decisions: %s", self.id, e)
+        self.storage_error = str(e)
 
     # --- bots, dice and the clock ---------------------------------------------------------------
     def kick(self) -> None:
@@ -208,20 +257,56 @@ class LiveTable:
             self._auto = asyncio.get_running_loop().create_task(self._play_auto())
 
     async def _play_auto(self) -> None:
-        session = self.session
+        """Chance and bots play until a human must decide. A bot thinks on a copy of the game,
+        outside the lock, in the bounded bot pool; if storing fails, retry a little later."""
         while True:
             async with self.lock:
                 session = self.session
                 if not session.waiting_for_bot_or_chance():
                     break
-                if session.state.current_player() == CHANCE:
-                    self._commit([])
-                else:  # a bot thinks in a worker thread: the event loop stays free
-                    a = await asyncio.to_thread(session.auto_action)
-                    self._commit([(a, "bot")])
-                await self._broadcast()
-            await asyncio.sleep(0)
+                s = session.state
+                turn, who = len(s.history), s.current_player()
+                bot = None if who == CHANCE else session.seats[who].bot
+                snapshot = s.clone(log=False)
+            decision = None if bot is None else (await self._think(bot, snapshot, who), "bot")
+            async with self.lock:
+                if len(self.session.state.history) != turn:
+                    continue
+                try:
+                    await self._commit([decision] if decision else [])
+                except StorageFailed:
+                    retry = True
+                else:
+                    retry = False
+                    self._broadcast()
+            if retry:
+                await asyncio.sleep(STORAGE_RETRY)
+            else:
+                await asyncio.sleep(0)
         self._arm_timer()
+
+    async def _think(self, spec: str, snapshot: State, who: int) -> Action:
+        """The bot's answer, from the bounded pool within the deadline. If it fails or is late,
+        the fallback bot answers at once (it takes under a millisecond, so it runs here even when
+        the pool is jammed), and if that fails too, a random legal answer: a table never stalls."""
+        loop = asyncio.get_running_loop()
+        try:
+            job = loop.run_in_executor(bot_pool(), _decide, spec, snapshot, who)
+            a = await asyncio.wait_for(job, BOT_DEADLINE)
+            if a in snapshot.legal:
+                return a
+            raise ValueError(f"{a} is not legal")
+        except Exception as e:
+            why = str(e) or type(e).__name__
+            log.warning("table %s: the %s bot failed to decide for seat %d (%s); the %s bot "
+                        "decides", self.id, spec, who, why, FALLBACK)  # fmt: skip
+        try:
+            a = _decide(FALLBACK, snapshot, who)
+            if a in snapshot.legal:
+                return a
+        except Exception as e:
+            log.error("table %s: the fallback bot failed too (%s)", self.id, e)
+        return _SECURE.choice(snapshot.legal)
 
     def _arm_timer(self) -> None:
         if self._timer is not None:
@@ -241,11 +326,23 @@ class LiveTable:
             who = self.session.human_to_move()
             if who is None or len(s.history) != turn:
                 return
-            a = await asyncio.to_thread(self.session.bot_action, TIMEOUT_BOT, who)
+            snapshot = s.clone(log=False)
+        a = await self._think(TIMEOUT_BOT, snapshot, who)
+        async with self.lock:
+            if len(self.session.state.history) != turn:
+                return
+            try:
+                await self._commit([(a, "timeout")])
+            except StorageFailed:
+                self._arm_timer_retry(turn)
+                return
             self._note_timeout(who, a)
-            self._commit([(a, "timeout")])
-            await self._broadcast()
+            self._broadcast()
         self.kick()
+
+    def _arm_timer_retry(self, turn: int) -> None:
+        loop = asyncio.get_running_loop()
+        self._timer = loop.call_later(STORAGE_RETRY, lambda: loop.create_task(self._time_out(turn)))
 
     def _note_timeout(self, seat: int, a: Action) -> None:
         """Everyone learns that the time ran out; only the seat learns what was decided for it
@@ -256,12 +353,26 @@ class LiveTable:
         self.notes.append((1 << seat, f"For {name}, the {TIMEOUT_BOT} bot answered: {a}."))
 
     # --- telling the clients --------------------------------------------------------------------
-    async def _broadcast(self) -> None:
+    def _broadcast(self) -> None:
+        """Queue an update for every client (never waits). The spectators' update is computed
+        and encoded once per change and shared by all of them."""
+        shared: dict[tuple[int, int], str] = {}
         for client in list(self.clients):
-            try:
-                await self._send_update(client)
-            except Exception:  # a closed socket: forget it
+            if client.seat is None:
+                start = (client.raw_sent, client.notes_sent)
+                text = shared.get(start)
+                if text is None:
+                    text = shared[start] = encode(self.update_for(client))
+                else:
+                    client.raw_sent, client.notes_sent = self._sent_marks()
+                client.outbox.put(text)
+            else:
+                client.outbox.put(self.update_for(client))
+            if client.outbox.closed:  # gone, or too slow: it can reconnect and resync
                 self.leave(client)
+
+    def _sent_marks(self) -> tuple[int, int]:
+        return len(self.session.state.events or []), len(self.notes)
 
     def update_for(self, client: Client) -> dict[str, Any]:
         s = self.session.state
@@ -272,10 +383,9 @@ class LiveTable:
             for e in events[client.raw_sent :]
             if can_see(e[0], seat)
         ]
-        client.raw_sent = len(events)
         notes = [text for audience, text in self.notes[client.notes_sent :]
                  if can_see(audience, seat)]  # fmt: skip
-        client.notes_sent = len(self.notes)
+        client.raw_sent, client.notes_sent = self._sent_marks()
         message: dict[str, Any] = {
             "op": "update",
             "v": VERSION,
@@ -299,9 +409,6 @@ class LiveTable:
             }
         return message
 
-    async def _send_update(self, client: Client) -> None:
-        await client.conn.send(self.update_for(client))
-
     def summary(self) -> dict[str, Any]:
         s = self.session.state
         return {
@@ -313,6 +420,8 @@ class LiveTable:
             "round": s.rnd,
             "finished": s.is_terminal(),
             "watchers": len(self.clients),
+            "storage_error": self.storage_error is not None,
+            "available": True,
         }
 
     def close(self) -> None:

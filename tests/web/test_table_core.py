@@ -1,0 +1,134 @@
+"""Issue 10, inside one table (a real SQLite store, the real table, a recording wire): a bot that
+fails or hangs is replaced by the fallback, a decision that cannot be stored is refused and
+changes nothing, and a table whose disk comes back resumes by itself."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from jamaica import Config, State
+from jamaica.web import tables as tables_module
+from jamaica.web.outbox import Outbox
+from jamaica.web.protocol import Act, Hello, ProtocolError
+from jamaica.web.store import ActionRow, SQLiteStore, StoreError
+from jamaica.web.tables import LiveTable
+
+
+class Wire:
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+
+    async def send_text(self, text: str) -> None:
+        self.sent.append(json.loads(text))
+
+    async def close(self, code: int) -> None:
+        pass
+
+
+class FlakyStore(SQLiteStore):
+    """A real store whose writes can be made to fail, like a full or vanished disk."""
+
+    failing = False
+
+    def append_many(self, table_id: str, rows: list[ActionRow], *, finish: bool = False) -> None:
+        if self.failing:
+            raise StoreError("cannot write to the database: disk I/O error")
+        super().append_many(table_id, rows, finish=finish)
+
+
+async def _until(pred: Any, seconds: float = 30) -> None:
+    end = time.monotonic() + seconds
+    while not pred():
+        assert time.monotonic() < end, "the table stalled"
+        await asyncio.sleep(0.01)
+
+
+async def test_a_failing_bot_is_replaced_and_the_table_plays_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    real = tables_module._decide
+
+    def broken(spec: str, state: State, seat: int) -> Any:
+        if spec == "random":
+            raise RuntimeError("the bot crashed")
+        return real(spec, state, seat)
+
+    monkeypatch.setattr(tables_module, "_decide", broken)
+    store = SQLiteStore(tmp_path / "j.db")
+    table, _ = LiveTable.create(store, Config(2), [("A", "random"), ("B", "random")])
+    table.kick()
+    await _until(lambda: table.session.state.is_terminal())
+    assert "the random bot failed to decide" in caplog.text
+    assert len(store.actions(table.id)) == len(table.session.state.history)
+    table.close()
+
+
+async def test_a_hanging_bot_gives_way_after_the_deadline(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = tables_module._decide
+    slow: list[float] = []
+
+    def hangs(spec: str, state: State, seat: int) -> Any:
+        if spec == "random":
+            time.sleep(0.3)
+            slow.append(1)
+        return real(spec, state, seat)
+
+    monkeypatch.setattr(tables_module, "_decide", hangs)
+    monkeypatch.setattr(tables_module, "BOT_DEADLINE", 0.05)
+    store = SQLiteStore(tmp_path / "j.db")
+    table, _ = LiveTable.create(store, Config(2), [("A", "random"), ("B", "greedy")])
+    table.kick()
+    await _until(lambda: len(table.session.state.history) > 60)
+    table.close()
+
+
+async def test_an_answer_that_cannot_be_stored_is_refused_and_changes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tables_module, "STORAGE_RETRY", 0.05)
+    store = FlakyStore(tmp_path / "j.db")
+    table, tokens = LiveTable.create(store, Config(2), [("A", None), ("B", "greedy")])
+    wire = Wire()
+    outbox = Outbox(wire)
+    outbox.start()
+    client = await table.join(outbox, Hello(0, tokens[0]))
+    await _until(lambda: table.session.human_to_move() == 0)
+    s = table.session.state
+    before, stored = s.to_dict(), len(store.actions(table.id))
+    store.failing = True
+    act = Act(str(s.legal[0]), len(s.history))
+    with pytest.raises(ProtocolError) as refused:
+        await table.act(client, act)
+    assert refused.value.code == "not_stored"
+    assert table.session.state.to_dict() == before
+    assert len(store.actions(table.id)) == stored
+    assert table.summary()["storage_error"]
+    store.failing = False
+    await table.act(client, act)  # the same answer, once the disk works again
+    assert len(store.actions(table.id)) > stored
+    assert not table.summary()["storage_error"]
+    table.close()
+
+
+async def test_a_bot_table_waits_for_its_disk_and_resumes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tables_module, "STORAGE_RETRY", 0.05)
+    store = FlakyStore(tmp_path / "j.db")
+    store.failing = True
+    table, _ = LiveTable.create(store, Config(2), [("A", "greedy"), ("B", "greedy")])
+    table.kick()
+    await asyncio.sleep(0.3)
+    assert table.session.state.history == [] and table.summary()["storage_error"]
+    store.failing = False
+    await _until(lambda: len(table.session.state.history) > 30)
+    assert [r.seq for r in store.actions(table.id)][:30] == list(range(30))
+    table.close()
