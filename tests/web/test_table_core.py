@@ -132,3 +132,26 @@ async def test_a_bot_table_waits_for_its_disk_and_resumes(
     await _until(lambda: len(table.session.state.history) > 30)
     assert [r.seq for r in store.actions(table.id)][:30] == list(range(30))
     table.close()
+
+
+async def test_idle_untimed_tables_are_archived_and_come_back_when_visited(tmp_path: Path) -> None:
+    from jamaica.web.server import Tables
+
+    store = SQLiteStore(tmp_path / "j.db")
+    tables = Tables(store)
+    table, _ = LiveTable.create(store, Config(2), [("A", None), ("B", "greedy")])
+    timed, _ = LiveTable.create(store, Config(2), [("A", None), ("B", "greedy")], 60)
+    tables.live[table.id], tables.live[timed.id] = table, timed
+    table.kick()
+    await _until(lambda: table.session.human_to_move() == 0)
+    history = list(table.session.state.history)
+    assert tables.archive_idle(now=time.time() + tables.archive_after - 60) == []
+    assert tables.archive_idle(now=time.time() + tables.archive_after + 60) == [table.id]
+    assert table.id not in tables.live and timed.id in tables.live  # a timed table plays on
+    listed = {t["id"]: t for t in tables.summaries()}
+    assert listed[table.id]["archived"] is True
+    back = tables.get(table.id)  # a player comes back: rebuilt from the store
+    assert back is not None and back.session.state.history == history
+    assert table.id in tables.live and table.id not in tables.archived
+    back.close()
+    timed.close()
