@@ -26,7 +26,7 @@ def _question(m: dict[str, Any]) -> bool:
 def test_create_a_table_take_a_seat_and_play(server: Server) -> None:
     t = server.table([("Ann", None), ("Bot", "greedy")])
     assert t["seats"][0]["token"] and t["seats"][1]["token"] is None
-    assert t["seats"][0]["url"].endswith(f"?seat=0&token={t['seats'][0]['token']}")
+    assert t["seats"][0]["url"].endswith(f"#seat=0&token={t['seats'][0]['token']}")
     listed = server.get("/api/tables")
     assert [x["id"] for x in listed] == [t["id"]]
     with server.ws(t["id"]) as me, server.ws(t["id"]) as watcher:
