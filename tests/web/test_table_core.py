@@ -41,6 +41,11 @@ class FlakyStore(SQLiteStore):
             raise StoreError("cannot write to the database: disk I/O error")
         super().append_many(table_id, rows, finish=finish)
 
+    def append_batch(self, batch: list[tuple[str, list[ActionRow], bool]]) -> None:
+        if self.failing:
+            raise StoreError("cannot write to the database: disk I/O error")
+        super().append_batch(batch)
+
 
 async def _until(pred: Any, seconds: float = 30) -> None:
     end = time.monotonic() + seconds

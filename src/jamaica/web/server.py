@@ -385,6 +385,8 @@ def serve(host: str, port: int, db: str, limits: Limits | None = None) -> None:
     store = open_store(db)  # a StoreError (one line) if it cannot be used
     print(f"Jamaica is served on http://{host}:{port}/ (games kept in {db})", flush=True)
     trusted = ",".join(limits.trusted_proxies)
+    # No per-message compression: updates are a few kilobytes, and compressing each one once
+    # per connection would cost the server's CPU for every spectator (one encoding is shared).
     uvicorn.run(create_app(store, limits), host=host, port=port, ws_max_size=MAX_MESSAGE * 4,
-                log_level="warning", proxy_headers=bool(trusted),
+                ws_per_message_deflate=False, log_level="warning", proxy_headers=bool(trusted),
                 forwarded_allow_ips=trusted or None)  # fmt: skip

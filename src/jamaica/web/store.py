@@ -62,6 +62,7 @@ class Store(Protocol):
     def append_many(
         self, table_id: str, rows: list[ActionRow], *, finish: bool = False
     ) -> None: ...
+    def append_batch(self, batch: list[tuple[str, list[ActionRow], bool]]) -> None: ...
     def finish(self, table_id: str) -> None: ...
     def close(self) -> None: ...
 
@@ -240,6 +241,19 @@ class SQLiteStore:
             )
             if finish:
                 db.execute("UPDATE tables SET finished = 1 WHERE id = ?", (table_id,))
+
+    def append_batch(self, batch: list[tuple[str, list[ActionRow], bool]]) -> None:
+        """Several tables' decisions (table id, rows, finished) in one transaction: one sync to
+        disk for all of them (group commit). All or nothing."""
+        now = time.time()
+        with self._write() as db:
+            for table_id, rows, finish in batch:
+                db.executemany(
+                    "INSERT INTO actions VALUES (?, ?, ?, ?, ?)",
+                    [(table_id, r.seq, r.action, r.by, now) for r in rows],
+                )
+                if finish:
+                    db.execute("UPDATE tables SET finished = 1 WHERE id = ?", (table_id,))
 
     def finish(self, table_id: str) -> None:
         with self._write() as db:

@@ -23,6 +23,7 @@ from ..rules import CHANCE, Action, Config, ParseError, State
 from ..rules.events import EVENT_NAMES, describe
 from ..rules.view import can_see
 from ..session import GameSession, Seat, clean_name
+from .committer import committer
 from .outbox import Outbox, encode
 from .protocol import VERSION, Act, Hello, ProtocolError
 from .store import ActionRow, Store, TableRecord
@@ -228,8 +229,8 @@ class LiveTable:
             a = s.sample_chance(_SECURE)
             rows.append(ActionRow(len(s.history), int(a), "chance"))
             s.apply(a)
-        try:  # in a thread: the disk's sync never stops the other tables
-            await asyncio.to_thread(self._store_rows, rows, s.is_terminal())
+        try:  # group commit, in a thread: the disk's sync never stops the other tables
+            await committer(self.store).commit(self.id, rows, s.is_terminal())
         except Exception as e:
             self._storage_failed(e)
             raise StorageFailed(str(e)) from None
@@ -241,9 +242,6 @@ class LiveTable:
         self.touched = time.time()
         if self.on_change is not None:
             self.on_change()
-
-    def _store_rows(self, rows: list[ActionRow], finished: bool) -> None:
-        self.store.append_many(self.id, rows, finish=finished)  # one transaction
 
     def _storage_failed(self, e: Exception) -> None:
         if self.storage_error is None:  # log once per failure, not once per retry

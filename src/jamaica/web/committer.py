@@ -1,0 +1,74 @@
+"""Group commit: the decisions of every table that arrive while the disk is busy are stored
+together in the next transaction, with one sync to disk for all of them.
+
+A table awaits `commit(...)` and hears back only once its rows are durably stored (or why not).
+If a whole batch fails, each table's rows are retried on their own, so one table's problem never
+fails another's decisions.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import weakref
+from dataclasses import dataclass, field
+
+from .store import ActionRow, Store
+
+
+@dataclass
+class _Pending:
+    table_id: str
+    rows: list[ActionRow]
+    finish: bool
+    done: asyncio.Future[None] = field(repr=False)
+
+
+class Committer:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.pending: list[_Pending] = []
+        self.writer: asyncio.Task[None] | None = None
+
+    async def commit(self, table_id: str, rows: list[ActionRow], finish: bool) -> None:
+        """Store the rows (and mark the table finished); raises what the store raised."""
+        loop = asyncio.get_running_loop()
+        item = _Pending(table_id, rows, finish, loop.create_future())
+        self.pending.append(item)
+        if self.writer is None or self.writer.done():
+            self.writer = loop.create_task(self._write())
+        await item.done
+
+    async def _write(self) -> None:
+        while self.pending:
+            batch, self.pending = self.pending, []
+            items = [(p.table_id, p.rows, p.finish) for p in batch]
+            try:
+                await asyncio.to_thread(self.store.append_batch, items)
+            except Exception:
+                await self._one_by_one(batch)
+                continue
+            for p in batch:
+                if not p.done.done():
+                    p.done.set_result(None)
+
+    async def _one_by_one(self, batch: list[_Pending]) -> None:
+        for p in batch:
+            try:
+                await asyncio.to_thread(self.store.append_many, p.table_id, p.rows, finish=p.finish)
+            except Exception as e:
+                if not p.done.done():
+                    p.done.set_exception(e)
+            else:
+                if not p.done.done():
+                    p.done.set_result(None)
+
+
+_COMMITTERS: weakref.WeakKeyDictionary[object, Committer] = weakref.WeakKeyDictionary()
+
+
+def committer(store: Store) -> Committer:
+    """The one committer of a store."""
+    c = _COMMITTERS.get(store)
+    if c is None:
+        c = _COMMITTERS[store] = Committer(store)
+    return c
