@@ -143,7 +143,8 @@ def hello(
 def first_question(
     conns: list[ClientConnection], timeout: float = 60
 ) -> tuple[int, dict[str, Any]]:
-    """Poll several seats until one of them is asked a question."""
+    """Poll several seats until one of them is asked a question by the engine (not a card
+    offered early, while another seat is asked for its card)."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         for i, ws in enumerate(conns):
@@ -151,6 +152,6 @@ def first_question(
                 m = recv(ws, 0.02)
             except TimeoutError:
                 continue
-            if m["op"] == "update" and m["question"] is not None:
+            if m["op"] == "update" and m["question"] is not None and not m["question"]["early"]:
                 return i, m
     raise AssertionError("nobody was asked anything")

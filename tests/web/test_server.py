@@ -158,7 +158,10 @@ def test_no_seat_ever_receives_hidden_information_of_another(server: Server) -> 
                 s = states[m["turn"]]
                 assert m["view"] == json.loads(json.dumps(s.view(p)))
                 texts += [e["text"] for e in m["events"]]
-                assert (m["question"] is not None) == (s.current_player() == p)
+                # Asked when the engine asks this seat, or early for a card (simultaneous choice).
+                early = m["question"] is not None and m["question"]["early"]
+                assert (m["question"] is not None and not early) == (s.current_player() == p)
+                assert not early or (s.decision_kind() == "card" and s.chosen[p] < 0)
             final = states[updates[-1]["turn"]]
             assert texts == [describe(e, final.n, all_names) for e in final.events or []
                              if can_see(e[0], p)]  # fmt: skip

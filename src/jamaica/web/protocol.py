@@ -4,7 +4,9 @@ validated before anything is done with them.
 Client → server:
 - `{"op": "hello", "v": 1, "seat": 0, "token": "…"}` — take a seat (or `"seat": null` to watch);
 - `{"op": "act", "v": 1, "action": "move 13", "turn": 57}` — answer the question; `turn` is the
-  number of actions so far that the client saw (a stale answer is refused);
+  number of actions so far that the client saw (a stale answer is refused); `"actions": [...]`
+  instead of `"action"` answers the question and the ones that follow it (e.g. a whole payment),
+  all or nothing; a card choice offered early (simultaneous choice) is answered the same way;
 - `{"op": "ping", "v": 1}`.
 
 Server → client: `welcome`, `update` (the seat's view, new events, the question if it is that
@@ -20,6 +22,7 @@ from typing import Any
 VERSION = 1
 MAX_MESSAGE = 4096  # bytes: no legitimate message is longer
 MAX_TOKEN = 64
+MAX_ANSWERS = 12  # answers in one act (a whole payment)
 
 
 class ProtocolError(ValueError):
@@ -36,8 +39,13 @@ class Hello:
 
 @dataclass(frozen=True)
 class Act:
-    action: str
+    action: str  # the first (or only) answer
     turn: int | None
+    more: tuple[str, ...] = ()  # answers to the questions that follow, sent together
+
+    @property
+    def actions(self) -> tuple[str, ...]:
+        return (self.action, *self.more)
 
 
 @dataclass(frozen=True)
@@ -71,12 +79,16 @@ def parse(raw: str | bytes) -> Message:
             raise ProtocolError("bad_message", "token must be a string")
         return Hello(seat, token)
     if op == "act":
-        action, turn = d.get("action"), d.get("turn")
-        if not isinstance(action, str) or not action or len(action) > 40:
-            raise ProtocolError("bad_message", "action must be the text of an action")
+        turn = d.get("turn")
         if turn is not None and (not isinstance(turn, int) or isinstance(turn, bool)):
             raise ProtocolError("bad_message", "turn must be an integer")
-        return Act(action, turn)
+        actions = d["actions"] if "actions" in d else [d.get("action")]
+        if not isinstance(actions, list) or not 1 <= len(actions) <= MAX_ANSWERS:
+            raise ProtocolError("bad_message", f"actions must be a list of 1 to {MAX_ANSWERS}")
+        for action in actions:
+            if not isinstance(action, str) or not action or len(action) > 40:
+                raise ProtocolError("bad_message", "action must be the text of an action")
+        return Act(actions[0], turn, tuple(actions[1:]))
     if op == "ping":
         return Ping()
     raise ProtocolError("bad_op", "op must be one of hello, act, ping")

@@ -63,6 +63,8 @@ class Store(Protocol):
         self, table_id: str, rows: list[ActionRow], *, finish: bool = False
     ) -> None: ...
     def append_batch(self, batch: list[tuple[str, list[ActionRow], bool]]) -> None: ...
+    def save_early(self, table_id: str, round_: int, seat: int, action: int) -> None: ...
+    def early_choices(self, table_id: str, round_: int) -> dict[int, int]: ...
     def finish(self, table_id: str) -> None: ...
     def close(self) -> None: ...
 
@@ -84,6 +86,13 @@ CREATE TABLE IF NOT EXISTS actions (
     by TEXT NOT NULL,
     at REAL NOT NULL,
     PRIMARY KEY (table_id, seq)
+);
+CREATE TABLE IF NOT EXISTS early_choices (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    round INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    action INTEGER NOT NULL,
+    PRIMARY KEY (table_id, round, seat)
 );
 """
 _COLUMNS = (
@@ -241,6 +250,24 @@ class SQLiteStore:
             )
             if finish:
                 db.execute("UPDATE tables SET finished = 1 WHERE id = ?", (table_id,))
+
+    def save_early(self, table_id: str, round_: int, seat: int, action: int) -> None:
+        """A card chosen before the engine asks for it (simultaneous choice), kept until then."""
+        with self._write() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO early_choices VALUES (?, ?, ?, ?)",
+                (table_id, round_, seat, action),
+            )
+
+    def early_choices(self, table_id: str, round_: int) -> dict[int, int]:
+        """The cards chosen early in that round: seat -> action id."""
+        rows = self._read(
+            lambda db: db.execute(
+                "SELECT seat, action FROM early_choices WHERE table_id = ? AND round = ?",
+                (table_id, round_),
+            ).fetchall()
+        )
+        return {int(seat): int(action) for seat, action in rows}
 
     def append_batch(self, batch: list[tuple[str, list[ActionRow], bool]]) -> None:
         """Several tables' decisions (table id, rows, finished) in one transaction: one sync to

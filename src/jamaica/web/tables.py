@@ -20,8 +20,12 @@ from typing import Any
 
 from ..bots import FALLBACK, make_bot, parse_spec, safe_spec
 from ..rules import CHANCE, Action, Config, ParseError, State
+from ..rules.data import CARD_NAMES
 from ..rules.events import EVENT_NAMES, describe
+from ..rules.hints import card_preview, card_title, pay_plans
+from ..rules.ops import T_CHOOSE
 from ..rules.view import can_see
+from ..rules.view import cards as cards_of
 from ..session import GameSession, Seat, clean_name
 from .committer import committer
 from .outbox import Outbox, encode
@@ -89,6 +93,10 @@ class LiveTable:
         self._timer: asyncio.TimerHandle | None = None
         self.on_change: Callable[[], None] | None = None
         self.storage_error: str | None = None  # set while decisions cannot be stored
+        self.early: dict[int, Action] = {}  # seat -> card chosen before the engine asked
+        self.early_round = -1
+        self.deadline_at: float | None = None  # epoch ms when the human to move runs out of time
+        self._timer_turn = -1
         self.touched = record.created  # the last decision (or creation) time
 
     @property
@@ -143,6 +151,10 @@ class LiveTable:
                 s.apply(row.action)
             except (ValueError, TypeError) as e:
                 raise ValueError(f"table {record.id}: decision {row.seq}: {e}") from None
+        table.early_round = s.rnd
+        for p, action in store.early_choices(record.id, s.rnd).items():
+            if 0 <= p < s.n and s.chosen[p] < 0 and (T_CHOOSE, p) in s.stack:
+                table.early[p] = Action.from_id(action)
         return table
 
     # --- seats ----------------------------------------------------------------------------------
@@ -190,23 +202,25 @@ class LiveTable:
     async def act(self, client: Client, act: Act) -> None:
         async with self.lock:
             s = self.session.state
-            if client.seat is None:
+            seat = client.seat
+            if seat is None:
                 raise ProtocolError("not_seated", "spectators cannot act")
             if s.is_terminal():
                 raise ProtocolError("game_over", "the game is over")
-            if s.current_player() != client.seat:
+            card = s.decision_kind() == "card"
+            if s.current_player() != seat:
+                if (self.can_choose_early(seat) or seat in self.early) and not act.more:
+                    await self._choose_early(seat, act.action)
+                    return
+                if self._already_chosen(seat, act):
+                    return  # the same card again (offered early, then asked): nothing to do
                 raise ProtocolError("not_your_turn", "it is not your turn to decide")
-            if act.turn is not None and act.turn != len(s.history):
+            # A card choice does not depend on what happened since it was offered.
+            if act.turn is not None and act.turn != len(s.history) and not card:
                 raise ProtocolError("stale", "the game has moved on since; look again")
+            decisions = self._check_answers(seat, act.actions)
             try:
-                a = Action.parse(act.action)
-            except ParseError as e:
-                raise ProtocolError("illegal", str(e)) from None
-            if a not in s.legal:
-                legal = ", ".join(str(x) for x in s.legal)
-                raise ProtocolError("illegal", f"{act.action!r} is not legal now; legal: {legal}")
-            try:
-                await self._commit([(a, "player")])
+                await self._commit(decisions)
             except StorageFailed:
                 raise ProtocolError(
                     "not_stored",
@@ -215,6 +229,79 @@ class LiveTable:
                 ) from None
             self._broadcast()
         self.kick()
+
+    def _already_chosen(self, seat: int, act: Act) -> bool:
+        s = self.session.state
+        c = s.chosen[seat]
+        return not act.more and c >= 0 and act.action.strip() == f"play {CARD_NAMES[c]}"
+
+    def _check_answers(self, seat: int, texts: Sequence[str]) -> list[tuple[Action, str]]:
+        """Each answer must be legal in turn, and each but the first must answer a question of
+        the same seat that the previous one led to: all or nothing."""
+        trial = self.session.state.clone(log=False)
+        out = []
+        for i, text in enumerate(texts):
+            if i and (trial.is_terminal() or trial.current_player() != seat):
+                raise ProtocolError("illegal", f"answer {i + 1} ({text!r}) has no question")
+            try:
+                a = Action.parse(text)
+            except ParseError as e:
+                raise ProtocolError("illegal", str(e)) from None
+            if a not in trial.legal:
+                legal = ", ".join(str(x) for x in trial.legal)
+                raise ProtocolError("illegal", f"{text!r} is not legal now; legal: {legal}")
+            trial.apply(a)
+            out.append((a, "player"))
+        return out
+
+    # --- simultaneous card choice ---------------------------------------------------------------
+    def can_choose_early(self, seat: int) -> bool:
+        """While the engine asks the players for their cards one after another, a human whose
+        turn to choose is still to come may choose now (RULES §4.2: the choice is simultaneous).
+        The card is kept secret, stored, and given to the engine when it asks."""
+        s = self.session.state
+        if s.q is None or s.decision_kind() != "card" or s.current_player() == seat:
+            return False
+        if not self.session.seats[seat].human or s.chosen[seat] >= 0:
+            return False
+        if not self.session.seats[s.current_player()].human:
+            return False  # a bot answers at once: no one waits for it
+        self._forget_old_choices()
+        return seat not in self.early and (T_CHOOSE, seat) in s.stack
+
+    # A seat that chose early may choose again (e.g. a second click) until the engine asks it.
+
+    def _forget_old_choices(self) -> None:
+        if self.early_round != self.session.state.rnd:
+            self.early, self.early_round = {}, self.session.state.rnd
+
+    async def _choose_early(self, seat: int, text: str) -> None:
+        s = self.session.state
+        try:
+            a = Action.parse(text)
+        except ParseError as e:
+            raise ProtocolError("illegal", str(e)) from None
+        cards = [f"play {c}" for c in cards_of(s.hand[seat])]
+        if str(a) not in cards:
+            raise ProtocolError("illegal", f"{text!r} is not legal now; legal: {', '.join(cards)}")
+        try:
+            await asyncio.to_thread(self.store.save_early, self.id, s.rnd, seat, int(a))
+        except Exception as e:
+            self._storage_failed(e)
+            raise ProtocolError(
+                "not_stored", "the server could not store your card: choose again in a moment"
+            ) from None
+        self.early[seat] = a
+        self._broadcast()
+
+    def _early_answer(self) -> Action | None:
+        """The stored early card of the human the engine asks now, if any."""
+        s = self.session.state
+        if s.q is None or s.is_terminal() or s.decision_kind() != "card":
+            return None
+        self._forget_old_choices()
+        a = self.early.get(s.current_player())
+        return a if a is not None and a in s.legal else None
 
     async def _commit(self, decisions: list[tuple[Action, str]]) -> None:
         """Apply the decisions (and the dice that follow them) to a copy of the game, store them
@@ -225,10 +312,20 @@ class LiveTable:
         for a, by in decisions:
             rows.append(ActionRow(len(s.history), int(a), by))
             s.apply(a)
-        while s.current_player() == CHANCE:
-            a = s.sample_chance(_SECURE)
-            rows.append(ActionRow(len(s.history), int(a), "chance"))
-            s.apply(a)
+        self._forget_old_choices()
+        taken: list[int] = []
+        while True:
+            while s.current_player() == CHANCE:
+                a = s.sample_chance(_SECURE)
+                rows.append(ActionRow(len(s.history), int(a), "chance"))
+                s.apply(a)
+            who = s.current_player()  # a card chosen early is given as soon as it is asked for
+            early = self.early.get(who) if s.decision_kind() == "card" else None
+            if early is None or early not in s.legal:
+                break
+            rows.append(ActionRow(len(s.history), int(early), "player"))
+            s.apply(early)
+            taken.append(who)
         try:  # group commit, in a thread: the disk's sync never stops the other tables
             await committer(self.store).commit(self.id, rows, s.is_terminal())
         except Exception as e:
@@ -238,6 +335,9 @@ class LiveTable:
             log.warning("table %s: storage works again", self.id)
             self.storage_error = None
         self.session.state = s
+        for who in taken:
+            self.early.pop(who, None)
+        self._arm_timer()  # before anyone is told of the new question: its deadline goes with it
         self.record.finished = s.is_terminal()
         self.touched = time.time()
         if self.on_change is not None:
@@ -260,13 +360,18 @@ class LiveTable:
         while True:
             async with self.lock:
                 session = self.session
-                if not session.waiting_for_bot_or_chance():
+                early = self._early_answer()
+                if early is None and not session.waiting_for_bot_or_chance():
                     break
                 s = session.state
                 turn, who = len(s.history), s.current_player()
-                bot = None if who == CHANCE else session.seats[who].bot
+                bot = None if who == CHANCE or early is not None else session.seats[who].bot
                 snapshot = s.clone(log=False)
-            decision = None if bot is None else (await self._think(bot, snapshot, who), "bot")
+            if early is not None:
+                decision: tuple[Action, str] | None = (early, "player")
+                self.early.pop(who, None)
+            else:
+                decision = None if bot is None else (await self._think(bot, snapshot, who), "bot")
             async with self.lock:
                 if len(self.session.state.history) != turn:
                     continue
@@ -307,14 +412,21 @@ class LiveTable:
         return _SECURE.choice(snapshot.legal)
 
     def _arm_timer(self) -> None:
+        """Start the clock of the human who must answer now (once per question: the deadline
+        sent to the clients does not move)."""
+        turn = len(self.session.state.history)
+        if self._timer is not None and self._timer_turn == turn:
+            return
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
         limit = self.record.seconds_per_decision
         who = self.session.human_to_move()
-        if limit is None or who is None:
+        self.deadline_at = None
+        if limit is None or who is None or self._early_answer() is not None:
             return
-        turn = len(self.session.state.history)
+        self._timer_turn = turn
+        self.deadline_at = round((time.time() + limit) * 1000)
         loop = asyncio.get_running_loop()
         self._timer = loop.call_later(limit, lambda: loop.create_task(self._time_out(turn)))
 
@@ -377,7 +489,7 @@ class LiveTable:
         seat = client.seat
         events = s.events or []
         new = [
-            {"kind": EVENT_NAMES[e[1]], "text": describe(e, s.n, self.names)}
+            {"kind": EVENT_NAMES[e[1]], "args": list(e[2:]), "text": describe(e, s.n, self.names)}
             for e in events[client.raw_sent :]
             if can_see(e[0], seat)
         ]
@@ -392,10 +504,13 @@ class LiveTable:
             "events": new,
             "notes": notes,
             "question": None,
+            "waiting_for": self.waiting_for(),
         }
-        if seat is not None and s.current_player() == seat and not s.is_terminal():
+        if seat is None or s.is_terminal():
+            return message
+        if s.current_player() == seat:
             d = s.pending(self.names)
-            message["question"] = {
+            question: dict[str, Any] = {
                 "kind": d.kind,
                 "prompt": d.prompt,
                 "options": [
@@ -404,8 +519,38 @@ class LiveTable:
                 ],
                 "context": d.context,
                 "deadline": self.record.seconds_per_decision,
+                "deadline_at": self.deadline_at,
+                "early": False,
             }
+            if d.kind == "pay":
+                question["plans"] = pay_plans(s)
+            message["question"] = question
+        elif self.can_choose_early(seat):
+            message["question"] = {
+                "kind": "card",
+                "prompt": "Choose your card — everyone chooses at the same time.",
+                "options": [
+                    {"action": f"play {c}", "label": card_title(c)} for c in cards_of(s.hand[seat])
+                ],
+                "context": {},
+                "deadline": None,
+                "deadline_at": None,
+                "early": True,
+            }
+        if message["question"] is not None and message["question"]["kind"] == "card":
+            message["question"]["preview"] = card_preview(s, seat)
+        early = self.early.get(seat) if self.early_round == s.rnd else None
+        message["early_choice"] = str(early).split()[1] if early is not None else None
         return message
+
+    def waiting_for(self) -> list[int]:
+        """The seats the table waits for: the one the engine asks and, while cards are chosen,
+        every human who may still choose at the same time."""
+        s = self.session.state
+        who = s.current_player()
+        if who < 0:
+            return []
+        return [who] + [p for p in range(s.n) if p != who and self.can_choose_early(p)]
 
     def summary(self) -> dict[str, Any]:
         s = self.session.state
