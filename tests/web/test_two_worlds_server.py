@@ -12,6 +12,7 @@ from typing import Any
 
 from jamaica import CHANCE, Action, Config, State, new_game
 from jamaica.rules.data import CARD_NAMES
+from jamaica.rules.ops import T_CHOOSE
 from jamaica.web.store import ActionRow, SQLiteStore, TableRecord
 from jamaica.web.tables import token_hash
 
@@ -20,12 +21,21 @@ from .server import Server, hello, recv
 NAMES = ["Ann", "Ben", "Cat", "Dan"]
 
 
-def _store(db: Path, table_id: str, config: Config, history: list[int], tokens: list[str]) -> None:
+def _store(
+    db: Path,
+    table_id: str,
+    config: Config,
+    history: list[int],
+    tokens: list[str],
+    early: tuple[int, int, int] | None = None,
+) -> None:
     store = SQLiteStore(db)
     seats = [{"name": NAMES[i], "bot": None, "token_hash": token_hash(tokens[i])}
              for i in range(config.players)]  # fmt: skip
     store.create_table(TableRecord(table_id, config.to_dict(), seats, 0, None, time.time()))
     store.append_many(table_id, [ActionRow(i, a, "player") for i, a in enumerate(history)])
+    if early is not None:  # (round, seat, action): a card chosen before the engine asked
+        store.save_early(table_id, *early)
     store.close()
 
 
@@ -44,9 +54,22 @@ def _chosen_elsewhere(s: State) -> bool:
     return any(s.chosen[q] >= 0 and s.hand[q] for q in range(s.n))
 
 
-def _pairs() -> list[tuple[Config, list[int], list[int], int]]:
-    """(config, history, other history, the seat that can tell them apart)."""
-    pairs = []
+Early = tuple[int, int, int] | None
+
+
+def _pairs() -> list[tuple[Config, list[int], list[int], int, Early, Early]]:
+    """(config, history, other history, the seat that can tell them apart, and each world's
+    card chosen early by that seat, if any)."""
+    pairs: list[tuple[Config, list[int], list[int], int, Early, Early]] = []
+    # 0. While cards are chosen, a seat chose one early (simultaneous choice): which one?
+    config = Config(4)
+    s = _random_until(config, 11, _early_possible)
+    r = next(p for p in range(s.n) if _may_choose_early(s, p))
+    first_card, second_card = [c for c in range(11) if s.hand[r] >> c & 1][:2]
+    history = [int(a) for a in s.history]
+    pick = (s.rnd, r, int(Action.parse(f"play {CARD_NAMES[first_card]}")))
+    other = (s.rnd, r, int(Action.parse(f"play {CARD_NAMES[second_card]}")))
+    pairs.append((config, history, history, r, pick, other))
     # 1. Mid-game: a seat chose another card of its hand (not yet revealed).
     config = Config(4)
     s = _random_until(config, 5, _chosen_elsewhere)
@@ -55,7 +78,7 @@ def _pairs() -> list[tuple[Config, list[int], list[int], int]]:
     other = next(c for c in range(11) if s.hand[q] >> c & 1)
     swapped = list(s.history)
     swapped[at] = int(Action.parse(f"play {CARD_NAMES[other]}"))
-    pairs.append((config, [int(a) for a in s.history], swapped, q))
+    pairs.append((config, [int(a) for a in s.history], swapped, q, None, None))
     # 2. The setup: a seat was dealt other cards.
     config = Config(3, edition="classic", ghost_ship=True)
     s = _random_until(config, 9, lambda x: x.current_player() >= 0 and x.rnd >= 1)
@@ -67,8 +90,21 @@ def _pairs() -> list[tuple[Config, list[int], list[int], int]]:
     second = list(first)
     for i, text in zip(draws, spare, strict=True):
         second[i] = int(Action.parse(text))
-    pairs.append((config, first, second, q))
+    pairs.append((config, first, second, q, None, None))
     return pairs
+
+
+def _may_choose_early(s: State, p: int) -> bool:
+    return (
+        p != s.current_player()
+        and s.chosen[p] < 0
+        and (T_CHOOSE, p) in s.stack
+        and s.hand[p].bit_count() >= 2
+    )
+
+
+def _early_possible(s: State) -> bool:
+    return s.decision_kind() == "card" and any(_may_choose_early(s, p) for p in range(s.n))
 
 
 def _by(s: State, i: int) -> int:
@@ -95,16 +131,16 @@ def test_two_worlds_through_the_server(tmp_path: Path) -> None:
     db = tmp_path / "jamaica.db"
     pairs = _pairs()
     tokens = [secrets.token_urlsafe(16) for _ in NAMES]
-    for k, (config, first, second, _) in enumerate(pairs):
+    for k, (config, first, second, _, early_a, early_b) in enumerate(pairs):
         replayed = new_game(config)
         for a in second:  # the second world is a legal game too
             replayed.apply(a)
-        _store(db, f"a{k}", config, first, tokens)
-        _store(db, f"b{k}", config, second, tokens)
+        _store(db, f"a{k}", config, first, tokens, early_a)
+        _store(db, f"b{k}", config, second, tokens, early_b)
     server = Server(db).start()
     compared = 0
     try:
-        for k, (config, first, _, q) in enumerate(pairs):
+        for k, (config, first, _, q, _, _) in enumerate(pairs):
             for seat in [None, *range(config.players)]:
                 token = None if seat is None else tokens[seat]
                 a = _messages(server, f"a{k}", seat, token)
