@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from .rules import EDITIONS, Config
+
+if TYPE_CHECKING:
+    from .tui.app import JamaicaApp
 
 
 def _config_args(p: argparse.ArgumentParser) -> None:
@@ -50,32 +54,87 @@ def _config(ns: argparse.Namespace, players: int | None = None) -> Config:
 def _terminal(ns: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from .session import GameSession, make_seats
+    from .session import GameSession
 
     if ns.command == "replay":
         from .tui.replay import ReplayApp
 
         ReplayApp(GameSession.load(Path(ns.file))).run()
         return 0
-    from .tui.app import JamaicaApp
-
-    if ns.resume:
-        session = GameSession.load(Path(ns.resume))
-        JamaicaApp(session, delay=ns.delay).run()
-        print(f"The game is saved in {ns.resume}.")
-        return 0
-    save = Path(ns.save)
-    if ns.seats:
-        kinds = ns.seats.split(",")
-        config = _config(ns, players=len(kinds))
-        seed = ns.seed if ns.seed is not None else random.randrange(2**31)
-        seats = make_seats(kinds, ns.names.split(",") if ns.names else ())
-        JamaicaApp(GameSession(config, seats, seed, save), delay=ns.delay).run()
-    else:
-        JamaicaApp(seed=ns.seed, save_path=save, delay=ns.delay).run()
-    if save.exists():
-        print(f"The game is saved in {save}: jamaica play --resume {save}")
+    app = play_app(ns)
+    app.run()
+    print(app.farewell())
     return 0
+
+
+def play_app(ns: argparse.Namespace) -> JamaicaApp:
+    """The terminal app for `jamaica play`, every option checked first: a ValueError (one line,
+    exit code 2) for a bad delay, save file, seat, name list or table, or a bad file to resume.
+    A file already at `--save` is never overwritten without asking: an unfinished game there is
+    offered to resume; anything else is kept and the new game goes to a free name beside it."""
+    import math
+    from pathlib import Path
+
+    from .session import GameSession, check_writable, free_save_path, reproducible
+    from .tui.app import JamaicaApp, TableChoice
+
+    if not math.isfinite(ns.delay) or not 0 <= ns.delay <= 10:
+        raise ValueError(f"--delay must be a number of seconds from 0 to 10, not {ns.delay:g}")
+    if ns.resume:
+        for flag, value in (("--seats", ns.seats), ("--names", ns.names), ("--seed", ns.seed),
+                            ("--players", ns.players_given)):  # fmt: skip
+            if value:
+                raise ValueError(f"{flag} cannot be used with --resume: the game is in the file")
+        session = GameSession.load(Path(ns.resume))
+        if ns.save is not None:  # go on in another file; the one resumed is left as it was
+            session.path = Path(ns.save)
+        assert session.path is not None
+        check_writable(session.path)
+        note = ""
+        for i, seat in enumerate(session.seats):
+            if seat.bot is not None and reproducible(seat.bot) != seat.bot:
+                session.seats[i] = replace(seat, bot=reproducible(seat.bot))
+                note += (f"Seat {i + 1}'s bot {seat.bot} now plays {session.seats[i].bot}, so "
+                         "that the game resumes exactly. ")  # fmt: skip
+        app = JamaicaApp(session, delay=ns.delay)
+        if note:
+            app.outcome.notes.append(note.strip())
+        return app
+    names = tuple(n.strip() for n in ns.names.split(",")) if ns.names else ()
+    kinds = tuple(k.strip() for k in ns.seats.split(",")) if ns.seats else ()
+    players = ns.players_given or len(kinds) or (len(names) if 2 <= len(names) <= 6 else 4)
+    if len(names) > players:
+        raise ValueError(f"--names gives {len(names)} names for {players} players")
+    table = TableChoice(players, ns.edition, ns.ghost, ns.max_rounds, names, kinds)
+    table.config()
+    if kinds:
+        if len(kinds) != players:
+            raise ValueError(f"--seats gives {len(kinds)} seats for {players} players")
+        for i, seat in enumerate(table.seats()):
+            if seat.bot is not None and reproducible(seat.bot) != seat.bot:
+                raise ValueError(
+                    f"seat {i + 1} ({seat.bot!r}): a bot given seconds plays differently on "
+                    "each run, so a saved game would not resume exactly; give it iterations "
+                    f"instead, e.g. {reproducible(seat.bot)}"
+                )
+    save = Path(ns.save or "jamaica-save.json")
+    check_writable(save)
+    found = None
+    note = ""
+    if save.exists() or save.is_symlink():
+        try:
+            other = GameSession.load(save)
+        except ValueError:
+            other = None
+        if other is not None and not other.state.is_terminal():
+            found = other
+        else:
+            what = "a finished game" if other is not None else "something that is not a game"
+            new = free_save_path(save)
+            note = f"{save} holds {what} and is kept: this game will be saved in {new}."
+            save = new
+    return JamaicaApp(seed=ns.seed, save_path=save, delay=ns.delay, table=table,
+                      start=bool(kinds), found=found, note=note)  # fmt: skip
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -117,10 +176,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     play.add_argument("--names", default="", help="players' names, comma-separated")
     play.add_argument("--seed", type=int, default=None)
     play.add_argument(
-        "--save", default="jamaica-save.json", help="the save file, written after every decision"
+        "--save",
+        default=None,
+        help="the save file, written after every decision (default jamaica-save.json; with "
+        "--resume, go on in this file instead)",
     )
     play.add_argument("--resume", metavar="FILE", help="continue a saved game")
-    play.add_argument("--delay", type=float, default=0.4, help="seconds between bot moves")
+    play.add_argument(
+        "--delay", type=float, default=0.4, help="seconds between bot moves (0 to 10)"
+    )
     rep = sub.add_parser("replay", help="step through a saved or finished game")
     rep.add_argument("file")
     srv = sub.add_parser("serve", help="the game server: play in the browser")

@@ -27,6 +27,7 @@ from .rules.data import GHOST_NAME, PIRATES
 
 SAVE_FORMAT = 1
 MAX_NAME = 24
+MAX_SAVE_BYTES = 20_000_000  # a 100-round game's save is well under 100 kB
 
 
 @dataclass(frozen=True)
@@ -173,6 +174,8 @@ class GameSession:
 
     @staticmethod
     def from_dict(d: Any, path: Path | None = None) -> GameSession:
+        """A session from a save file's contents; a ValueError ("corrupt save file: …") says
+        what is wrong with it, whatever the JSON holds."""
         if not isinstance(d, dict) or d.get("game") != "jamaica" or d.get("format") != SAVE_FORMAT:
             raise ValueError("not a jamaica save file")
         try:
@@ -182,34 +185,100 @@ class GameSession:
                 raise ValueError("seats must be a list")
             seats = []
             for i, seat in enumerate(seats_data):
-                bot = seat.get("bot")
+                if not isinstance(seat, dict):
+                    raise ValueError(f"seat {i + 1} must be an object with a name and a bot")
+                name, bot = seat.get("name", ""), seat.get("bot")
+                if not isinstance(name, str) or not (bot is None or isinstance(bot, str)):
+                    raise ValueError(f"seat {i + 1}: the name and the bot must be texts")
                 if bot is not None:
-                    parse_spec(str(bot))
-                seats.append(Seat(clean_name(seat.get("name", ""), i), bot))
+                    parse_spec(bot)
+                seats.append(Seat(clean_name(name, i), bot))
             seed = d["seed"]
             actions = d["actions"]
-            if not isinstance(seed, int) or not isinstance(actions, list):
-                raise ValueError("seed and actions must be an integer and a list")
+            if not isinstance(seed, int) or isinstance(seed, bool):
+                raise ValueError("the seed must be an integer")
+            if not isinstance(actions, list):
+                raise ValueError("actions must be a list")
             session = GameSession(config, seats, seed, path)
-            for a in actions:
-                session.state.apply(a)
+            for i, a in enumerate(actions):
+                try:
+                    session.state.apply(a)
+                except ValueError as e:
+                    raise ValueError(f"action {i + 1} of {len(actions)}: {e}") from None
         except (KeyError, TypeError, AttributeError) as e:
-            raise ValueError(f"corrupt save file: {e}") from None
+            raise ValueError(f"corrupt save file: {type(e).__name__} {e}") from None
         except ValueError as e:
             raise ValueError(f"corrupt save file: {e}") from None
         return session
 
     @staticmethod
     def load(path: Path) -> GameSession:
+        """The game saved in `path`; a one-line ValueError naming the file for anything that is
+        not a readable jamaica save (missing, a folder, too big, not text, not JSON, nested too
+        deep, wrong types, an illegal action). The file is never written."""
         try:
-            text = path.read_text()
+            if path.stat().st_size > MAX_SAVE_BYTES:
+                raise ValueError(f"{path}: too big for a save file (over {MAX_SAVE_BYTES} bytes)")
+            text = path.read_text(encoding="utf-8")
         except OSError as e:
-            raise ValueError(f"cannot read {path}: {e.strerror}") from None
+            raise ValueError(f"cannot read {path}: {e.strerror or e}") from None
+        except UnicodeDecodeError:
+            raise ValueError(f"{path}: not a save file (not text)") from None
         try:
             d = json.loads(text)
         except (json.JSONDecodeError, RecursionError):
             raise ValueError(f"corrupt save file: {path} is not JSON") from None
-        return GameSession.from_dict(d, path)
+        try:
+            return GameSession.from_dict(d, path)
+        except RecursionError:
+            raise ValueError(f"corrupt save file: {path} is nested too deep") from None
+        except ValueError as e:
+            raise ValueError(f"{path}: {e}") from None
+
+
+def free_save_path(path: Path) -> Path:
+    """`path` if no file is there, else the first free `NAME-2.json`, `NAME-3.json`, …: a new
+    game never overwrites a file."""
+    if not path.exists() and not path.is_symlink():
+        return path
+    for n in range(2, 10_000):
+        other = path.with_name(f"{path.stem}-{n}{path.suffix}")
+        if not other.exists() and not other.is_symlink():
+            return other
+    raise ValueError(f"no free file name next to {path}")
+
+
+def check_writable(path: Path) -> None:
+    """A ValueError, in one line, unless a save file can be written at `path` (its folder exists
+    and takes new files; the path is not a folder)."""
+    folder = path.parent if str(path.parent) else Path(".")
+    if path.is_dir():
+        raise ValueError(f"cannot save to {path}: it is a folder")
+    if not folder.is_dir():
+        raise ValueError(f"cannot save to {path}: the folder {folder} does not exist")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".jamaica-", dir=folder)
+    except OSError as e:
+        raise ValueError(f"cannot save to {path}: {e.strerror or e}") from None
+    os.close(fd)
+    Path(tmp).unlink(missing_ok=True)
+
+
+ISMCTS_RATE = 2000  # iterations a second, one core (README, Speed): to turn seconds into a budget
+
+
+def reproducible(spec: str) -> str:
+    """The bot `spec` with a budget that does not depend on the machine's speed: a search given
+    `seconds=S` searches about as long on a typical machine as `iterations=S×2000` instead, so a
+    saved game goes on exactly as it would have (what the terminal's bots must be)."""
+    name, options = parse_spec(spec)
+    if "seconds" not in options:
+        return spec
+    iterations = max(1, min(20_000, round(options.pop("seconds") * ISMCTS_RATE)))
+    if "iterations" not in options:
+        options = {"iterations": iterations, **options}
+    return ":".join([name, *(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}"
+                             for k, v in options.items())])  # fmt: skip
 
 
 def replay_states(session: GameSession) -> list[State]:

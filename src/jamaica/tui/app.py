@@ -1,121 +1,140 @@
 """`jamaica play`: the game in a full-screen terminal app (Textual).
 
-Screens: the table setup, the game (board, ships, your hand, the battle, the log, the question
-with its options), the hand-over between players at one keyboard, and the final scores.
+Screens: the table setup, the table (a header with the round, the Captain, the dice and whose
+turn it is; the board and the ships on the left; the dice and your hand, the battle, the question
+and the newest log lines on the right), the hand-over between players at one keyboard, help, the
+whole log, and the end of the race. Laid out for 80×24 first: nothing a decision needs is ever
+below the screen; more room gives borders, a legend and more detail, and the log takes the rest.
 """
 
 from __future__ import annotations
 
 import random
 import time
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from rich.markup import escape
-from textual import on, work
+from rich.text import Text
+from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen, Screen
-from textual.widgets import (
-    Button,
-    DataTable,
-    Footer,
-    Input,
-    Label,
-    OptionList,
-    RichLog,
-    Select,
-    Static,
-)
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Input, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from ..rules import Config, IllegalActionError
-from ..rules.data import PIRATES
-from ..session import GameSession, Seat, clean_name
+from ..session import GameSession, Seat, clean_name, free_save_path, make_seats
 from . import render
+from .choices import Question, question
+from .screens import FullLog, GameOver, HandOver, Help, SavedGameFound
+from .widgets import Drawn, LogView
 
-KINDS = [("human", "human"), ("bot: random", "random"), ("bot: greedy", "greedy"),
-         ("bot: ismcts (0.5 s)", "ismcts:seconds=0.5")]  # fmt: skip
-
-
-class HandOver(ModalScreen[None]):
-    """Hot-seat: hides the table until the next player is at the keyboard (also before the first
-    human decision of a new or resumed game)."""
-
-    BINDINGS = [Binding("enter", "go", "I am here")]
-    DEFAULT_CSS = """
-    HandOver { align: center middle; background: $background; }
-    HandOver > Vertical { width: 60; height: auto; border: heavy $accent; padding: 1 2; }
-    """
-
-    def __init__(self, name: str) -> None:
-        super().__init__()
-        self.player_name = name
-
-    def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Label(f"Pass the keyboard to [b]{escape(self.player_name)}[/].", id="handover")
-            yield Label("Everyone else: look away!  —  press Enter when ready.")
-
-    def action_go(self) -> None:
-        self.dismiss(None)
+# The bots offered in the setup screen: each with a budget of iterations, never of seconds, so
+# that a saved game resumed goes on exactly as it would have (`jamaica.session.reproducible`).
+KINDS: list[tuple[str, str]] = [
+    ("human", "human"),
+    ("bot: random (easiest)", "random"),
+    ("bot: greedy", "greedy"),
+    ("bot: search, 400 iterations", "ismcts:iterations=400"),
+    ("bot: search, 1500 iterations (slow)", "ismcts:iterations=1500"),
+]
+TALL = 34  # rows from which panels get borders and the ships a second line
+WIDE = 110  # columns from which the board shows the score numbers and the legend
 
 
-class Final(Screen[None]):
-    """The score table with its parts, and the winner(s)."""
+@dataclass(frozen=True)
+class TableChoice:
+    """A table as the command line or the last game left it: what the setup screen shows."""
 
-    BINDINGS = [Binding("q", "app.quit", "Quit")]
+    players: int = 4
+    edition: str = "2021"
+    ghost: bool | None = None
+    max_rounds: int = 100
+    names: tuple[str, ...] = ()
+    kinds: tuple[str, ...] = ()
 
-    def __init__(self, session: GameSession) -> None:
-        super().__init__()
-        self.session = session
+    def config(self) -> Config:
+        return Config(self.players, self.edition, self.ghost, self.max_rounds)
 
-    def compose(self) -> ComposeResult:
-        s = self.session.state
-        names = [self.session.name(k) for k in range(s.ns)]
-        view = s.view(None)
-        winners = " and ".join(escape(names[w]) for w in view["winners"])
-        yield Label(f"[b]The race is over after {s.rnd} rounds.[/]  Winner: [b]{winners}[/]",
-                    id="winner-line")  # fmt: skip
-        table: DataTable[str] = DataTable(id="scores")
-        table.add_columns("ship", "position", "doubloons", "treasures", "total", "")
-        for row in render.score_rows(view, names):
-            table.add_row(*row)
-        yield table
-        yield Footer()
+    def kind(self, seat: int) -> str:
+        if seat < len(self.kinds):
+            return self.kinds[seat]
+        return "human" if seat == 0 else "greedy"
+
+    def name(self, seat: int) -> str:
+        return clean_name(self.names[seat] if seat < len(self.names) else "", seat)
+
+    def seats(self) -> list[Seat]:
+        return make_seats([self.kind(i) for i in range(self.players)],
+                          [self.name(i) for i in range(self.players)])  # fmt: skip
 
 
 class Setup(Screen[None]):
-    """Choose the table: players, who plays each seat, edition, Ghost Ship, names."""
+    """Choose the table: players, edition, Ghost Ship, and each seat's name and player."""
 
+    BINDINGS = [
+        Binding("ctrl+s", "start", "Set sail"),
+        Binding("f1", "app.help", "Help"),
+        Binding("escape", "app.quit", "Quit"),
+    ]
     DEFAULT_CSS = """
-    Setup { padding: 1 2; }
-    .seat { height: 3; }
-    .seat Input { width: 30; }
-    .seat Select { width: 30; }
-    #error { color: $error; }
+    Setup { padding: 0 1; }
+    Setup Horizontal { height: 1; margin-bottom: 1; }
+    Setup .seat { margin-bottom: 0; }
+    Setup .label { width: 12; }
+    Setup .num { width: 3; }
+    #players { width: 10; }
+    #edition { width: 28; }
+    #ghost { width: 34; }
+    Setup .seat Input { width: 28; margin-right: 1; }
+    Setup .seat Select { width: 40; }
+    #setup-note { height: auto; color: $text-muted; margin-top: 1; }
+    #error { height: auto; color: $error; }
+    #start { margin-top: 1; }
     """
 
+    def __init__(self, table: TableChoice, note: str = "") -> None:
+        super().__init__()
+        self.table = table
+        self.note = note
+
     def compose(self) -> ComposeResult:
-        yield Label("[b]Jamaica[/] — a new race around the island")
-        with Horizontal(classes="seat"):
-            yield Select([(str(n), n) for n in range(2, 7)], value=4, allow_blank=False,
-                         id="players")  # fmt: skip
+        t = self.table
+        yield Static(Text("Jamaica — a new race around the island", style="bold"), id="title")
+        with Horizontal():
+            yield Static("Players", classes="label")
+            yield Select([(str(n), n) for n in range(2, 7)], value=t.players, allow_blank=False,
+                         id="players", compact=True)  # fmt: skip
+            yield Static("  Edition ", classes="label")
             yield Select([("2021 edition", "2021"), ("classic (2007) edition", "classic")],
-                         value="2021", allow_blank=False, id="edition")  # fmt: skip
-            yield Select([("Ghost Ship: as the rules say", "auto"), ("Ghost Ship: on", "on"),
-                          ("Ghost Ship: off", "off")], value="auto", allow_blank=False,
-                         id="ghost")  # fmt: skip
+                         value=t.edition, allow_blank=False, id="edition",
+                         compact=True)  # fmt: skip
+        with Horizontal():
+            yield Static("Ghost Ship", classes="label")
+            ghost = {None: "auto", True: "on", False: "off"}[t.ghost]
+            yield Select([("as the rules say", "auto"), ("on", "on"), ("off", "off")],
+                         value=ghost, allow_blank=False, id="ghost", compact=True)  # fmt: skip
+        kinds = list(KINDS)
+        for k in t.kinds:
+            if k not in [v for _, v in kinds]:
+                kinds.append((f"bot: {k}", k))
         for i in range(6):
             with Horizontal(classes="seat", id=f"seat{i}"):
-                yield Input(value=PIRATES[i], id=f"name{i}", max_length=24)
-                yield Select(KINDS, value="human" if i == 0 else "greedy", allow_blank=False,
-                             id=f"kind{i}")  # fmt: skip
-        yield Label("", id="error")
-        yield Button("Set sail", id="start", variant="primary")
+                yield Static(f"{i + 1}.", classes="num")
+                yield Input(value=t.name(i), id=f"name{i}", max_length=24, compact=True)
+                yield Select(kinds, value=t.kind(i), allow_blank=False, id=f"kind{i}",
+                             compact=True)  # fmt: skip
+        yield Static(Text("Tab: next field · Enter on a name or ctrl+s: set sail", style="dim"),
+                     id="setup-keys")  # fmt: skip
+        yield Static(self.note, id="setup-note")
+        yield Static("", id="error")
+        yield Button("Set sail", id="start", variant="primary", compact=True)
+        yield Footer()
 
     def on_mount(self) -> None:
-        self._show_seats(4)
+        self._show_seats(self.table.players)
+        self.query_one("#start", Button).focus()
 
     @on(Select.Changed, "#players")
     def _players(self, event: Select.Changed) -> None:
@@ -125,26 +144,28 @@ class Setup(Screen[None]):
         for i in range(6):
             self.query_one(f"#seat{i}").display = i < n
 
+    @on(Input.Submitted)
     @on(Button.Pressed, "#start")
-    def start(self) -> None:
+    def action_start(self) -> None:
         n = int(str(self.query_one("#players", Select).value))
         edition = str(self.query_one("#edition", Select).value)
         ghost = {"auto": None, "on": True, "off": False}[
             str(self.query_one("#ghost", Select).value)
         ]
+        kinds = tuple(str(self.query_one(f"#kind{i}", Select).value) for i in range(6))
+        names = tuple(self.query_one(f"#name{i}", Input).value for i in range(6))
+        table = replace(self.table, players=n, edition=edition, ghost=ghost, kinds=kinds,
+                        names=names)  # fmt: skip
         try:
-            config = Config(players=n, edition=edition, ghost_ship=ghost)
+            table.config()
+            table.seats()
         except ValueError as e:
-            self.query_one("#error", Label).update(str(e))
+            self.query_one("#error", Static).update(Text(str(e)))
             return
-        seats = []
-        for i in range(n):
-            kind = str(self.query_one(f"#kind{i}", Select).value)
-            name = clean_name(self.query_one(f"#name{i}", Input).value, i)
-            seats.append(Seat(name, None if kind == "human" else kind))
         app = self.app
         assert isinstance(app, JamaicaApp)
-        app.start_game(GameSession(config, seats, app.seed, app.save_path))
+        app.table = table
+        app.start_new(table)
 
 
 class Table(Screen[None]):
@@ -152,19 +173,27 @@ class Table(Screen[None]):
 
     BINDINGS = [
         Binding("q", "app.quit", "Save & quit"),
+        Binding("question_mark,h,f1", "app.help", "Help", key_display="?"),
+        Binding("l", "full_log", "Log"),
         *[Binding(str(d), f"pick({d})", show=False) for d in range(1, 10)],
     ]
     DEFAULT_CSS = """
-    #main { height: 1fr; }
-    #left { width: 3fr; }
-    #board { border: round $primary; padding: 0 1; height: auto; }
-    #ships { border: round $primary; padding: 0 1; height: auto; }
-    #hand { padding: 0 1; height: auto; }
-    #battle { padding: 0 1; height: auto; }
-    #log { width: 2fr; border: round $secondary; }
-    #question { height: auto; max-height: 14; border: heavy $accent; }
-    #prompt { padding: 0 1; }
-    #options { height: auto; max-height: 10; }
+    #status { height: 1; background: $panel; padding: 0 1; }
+    #body { height: 1fr; }
+    #left { width: 44; height: 100%; }
+    #right { width: 1fr; height: 100%; padding-left: 1; }
+    #ships { margin-top: 1; }
+    #battle { border-top: solid $error; }
+    #question { height: auto; border-top: solid $accent; }
+    #options { height: auto; border: none; padding: 0; }
+    #note { height: auto; color: $warning; }
+    #log { border-top: solid $secondary; min-height: 0; }
+    Table.-wide #left { width: 64; }
+    Table.-tall #board, Table.-tall #ships { border: round $primary; margin-top: 0; }
+    Table.-tall #you { border: round $primary; }
+    Table.-tall #battle { border: round $error; }
+    Table.-tall #question { border: heavy $accent; }
+    Table.-tall #log { border: round $secondary; }
     """
 
     def __init__(self, session: GameSession, delay: float) -> None:
@@ -177,76 +206,162 @@ class Table(Screen[None]):
         # the keyboard through the hand-over, for a new game and a resumed one alike, so no hand
         # is on screen while the dice and bots play first or before the right player is there.
         self.viewer: int | None = humans[0] if len(humans) == 1 else None
-        self.shown_events = 0
         self.names = [session.name(k) for k in range(session.state.ns)]
-        self.actions: list[int] = []
+        self.question: Question | None = None
         self.busy = False
+        self.save_error = ""
+
+    @property
+    def actions(self) -> list[tuple[int, ...]]:
+        """The answers the player may give now, one per option (empty: not theirs to answer)."""
+        return [c.actions for c in self.question.choices] if self.question else []
 
     def compose(self) -> ComposeResult:
-        with Horizontal(id="main"):
-            with VerticalScroll(id="left"):
-                yield Static(id="board")
-                yield Static(id="ships")
-                yield Static(id="battle")
-                yield Static(id="hand")
-            yield RichLog(id="log", wrap=True, markup=True, min_width=30)
-        with Vertical(id="question"):
-            yield Label("", id="prompt")
-            yield OptionList(id="options")
+        yield Drawn(id="status")
+        with Horizontal(id="body"):
+            with Vertical(id="left"):
+                yield Drawn(id="board")
+                yield Drawn(id="ships")
+            with Vertical(id="right"):
+                yield Drawn(id="you")
+                yield Drawn(id="battle")
+                with Vertical(id="question"):
+                    yield Drawn(id="prompt")
+                    yield OptionList(id="options")
+                    yield Drawn(id="note")
+                yield LogView(id="log")
         yield Footer()
 
     def on_mount(self) -> None:
+        self._fit_classes(self.app.size.width, self.app.size.height)
+        self.query_one("#note").display = False
+        for panel, title in (("#board", "Board"), ("#ships", "Ships"), ("#you", "You"),
+                             ("#battle", "Battle"), ("#question", "Your decision"),
+                             ("#log", "Log (l: all of it)")):  # fmt: skip
+            self.query_one(panel).border_title = title
         self.refresh_table()
         self.proceed()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit_classes(event.size.width, event.size.height)
+        self.call_after_refresh(self._fit_options)
+
+    def _fit_classes(self, width: int, height: int) -> None:
+        self.set_class(width >= WIDE, "-wide")
+        self.set_class(height >= TALL, "-tall")
+
+    @property
+    def tall(self) -> bool:
+        return self.has_class("-tall")
 
     # --- drawing ---------------------------------------------------------------------------------
     def refresh_table(self) -> None:
         s = self.session.state
         view = s.view(self.viewer)
-        self.query_one("#board", Static).update(render.board(view, self.names))
-        self.query_one("#ships", Static).update(render.ships_panel(view, self.names))
-        self.query_one("#battle", Static).update(render.battle_panel(view, self.names))
-        self.query_one("#hand", Static).update(render.hand_panel(view))
-        log = self.query_one("#log", RichLog)
-        events = s.events_for(self.viewer, self.names)
-        for e in events[self.shown_events :]:
-            text = escape(e["text"])
-            if e["kind"] == "round":
-                text = f"[b reverse] {text} [/]"
-            log.write(text)
-        self.shown_events = len(events)
+        names = self.names
+        events_ = s.events_for(self.viewer, names)
+        ghosts = render.ghost_ships(view)
+        played = render.played_order(events_, s.ns)
+        turn = view["pending"]["player"]
+        self.query_one("#status", Drawn).show(lambda w: render.status_line(view, names))
+        self.query_one("#ships", Drawn).show(
+            lambda w: render.ships_text(view, names, w, detail=self.tall, played=played, turn=turn)
+        )
+        me = self.viewer
+        mine = played[me] if me is not None else []
+        self.query_one("#you", Drawn).show(
+            lambda w: render.hand_panel(view, mine, detail=w >= 56 or self.tall)
+        )
+        battle = self.query_one("#battle", Drawn)
+        battle.display = view["battle"] is not None
+        battle.show(lambda w: render.battle_panel(view, names))
+        self.query_one("#log", LogView).set_entries(render.log_lines(events_, names, ghosts))
+        self.view = view
         self.show_question()
 
+    def draw_board(self) -> None:
+        view = self.view
+        q = self.question
+        targets: set[int] = set()
+        chosen: set[int] = set()
+        active = None
+        if q is not None:
+            active = q.ship
+            for c in q.choices:
+                targets.update(c.spaces)
+            i = self.query_one("#options", OptionList).highlighted
+            if i is not None and 0 <= i < len(q.choices):
+                chosen.update(q.choices[i].spaces)
+        self.query_one("#board", Drawn).show(
+            lambda w: render.board_text(
+                view,
+                self.names,
+                w,
+                targets=targets,
+                chosen=chosen,
+                active=active,
+                legend=self.tall,
+            )
+        )
+
     def show_question(self) -> None:
-        prompt = self.query_one("#prompt", Label)
+        prompt = self.query_one("#prompt", Drawn)
         options = self.query_one("#options", OptionList)
         who = self.session.human_to_move()
         options.clear_options()
-        self.actions = []
+        self.question = None
         if self.session.state.is_terminal():
-            prompt.update("The game is over.")
-            return
-        if who is None or who != self.viewer or self.busy:
-            name = self.session.state.current_player()
-            waiting = self.names[name] if name >= 0 else "the dice"
-            prompt.update(f"[dim]Waiting for {escape(waiting)}…[/]")
-            return
-        d = self.session.state.pending(self.names)
-        prompt.update(f"[b]{escape(d.prompt)}[/]  [dim](1–{len(d.options)} or ↑↓ Enter)[/]")
-        self.actions = [int(a) for a in d.actions]
-        labels = list(d.options)
-        if d.kind == "card":
-            labels = [f"{c}   {render.card_text(c)}" for c in labels]
-        options.add_options([Option(f"{i + 1}. {escape(label)}") for i, label in enumerate(labels)])
-        options.highlighted = 0
-        options.focus()
+            prompt.show(lambda w: Text("The race is over."))
+        elif who is None or who != self.viewer or self.busy:
+            waiting = render.turn_words(self.view, self.names)
+            prompt.show(lambda w: Text.assemble(("Waiting: ", "dim"), waiting, ("…", "dim")))
+        else:
+            q = question(self.session.state, who, self.names)
+            self.question = q
+            n = len(q.choices)
+            keys = f"  (1–{min(n, 9)}, or ↑↓ Enter)" if n > 1 else "  (1 or Enter)"
+            prompt.show(lambda w: Text.assemble(q.prompt, (keys, "dim")))
+            options.add_options(
+                [Option(Text.assemble((f"{i + 1}. ", "bold"), c.label))
+                 for i, c in enumerate(q.choices)]
+            )  # fmt: skip
+            options.highlighted = 0
+            options.focus()
+        self.draw_board()
+        self.call_after_refresh(self._fit_options)
+
+    def _fit_options(self) -> None:
+        """Give the options what the right column has left, so the question never goes below
+        the screen (a long list scrolls inside, with the highlighted option shown)."""
+        right = self.query_one("#right")
+        used = sum(
+            w.outer_size.height
+            for w in (self.query_one(f"#{name}") for name in ("you", "battle", "prompt", "note"))
+            if w.display
+        )
+        question_box = self.query_one("#question")
+        frame = question_box.outer_size.height - question_box.size.height
+        room = right.size.height - used - frame - 1
+        self.query_one("#options", OptionList).styles.max_height = max(2, room)
+
+    def note(self, text: str) -> None:
+        """A message under the question (never over it): a wrong key, a failed save."""
+        panel = self.query_one("#note", Drawn)
+        panel.display = bool(text)
+        panel.show(lambda w: Text(text, style="bold"))
+        self.call_after_refresh(self._fit_options)
+
+    @on(OptionList.OptionHighlighted, "#options")
+    def _highlighted(self) -> None:
+        self.draw_board()
 
     # --- playing ---------------------------------------------------------------------------------
     def proceed(self) -> None:
         """Let the bots and the dice play until a human must decide; hand over if needed."""
         s = self.session
         if s.state.is_terminal():
-            self.app.push_screen(Final(s))
+            self.refresh_table()
+            self.app.push_screen(GameOver(s))
             return
         if s.waiting_for_bot_or_chance():
             self.busy = True
@@ -261,8 +376,6 @@ class Table(Screen[None]):
 
     def _take_over(self, who: int) -> None:
         self.viewer = who
-        self.shown_events = 0
-        self.query_one("#log", RichLog).clear()
         self.refresh_table()
 
     @work(thread=True, exclusive=True)
@@ -270,7 +383,10 @@ class Table(Screen[None]):
         s = self.session
         while s.waiting_for_bot_or_chance():
             chance = s.state.current_player() < 0
-            s.step()
+            try:
+                s.step()
+            except OSError as e:  # applied, not saved: the next save tries again
+                self.save_error = f"Could not save to {s.path}: {e.strerror or e}"
             if not chance and self.delay:
                 self.app.call_from_thread(self.refresh_table)
                 time.sleep(self.delay)
@@ -279,21 +395,28 @@ class Table(Screen[None]):
     def _bots_done(self) -> None:
         self.busy = False
         self.refresh_table()
+        if self.save_error:
+            self.note(self.save_error)
         self.proceed()
 
     def choose(self, index: int) -> None:
-        if not self.actions:
-            self.app.notify("Not your turn to decide.", severity="warning")
+        actions = self.actions
+        if not actions:
+            self.note("Not your turn to decide: please wait.")
             return
-        if not 0 <= index < len(self.actions):
-            self.app.notify(f"No option {index + 1}: choose 1 to {len(self.actions)}.",
-                            severity="warning")  # fmt: skip
+        if not 0 <= index < len(actions):
+            self.note(f"No option {index + 1}: choose 1 to {len(actions)}.")
             return
+        self.save_error = ""
         try:
-            self.session.answer(self.actions[index])
+            for a in actions[index]:
+                self.session.answer(a)
         except (IllegalActionError, ValueError) as e:
-            self.app.notify(str(e), severity="error")
+            self.note(str(e))
             return
+        except OSError as e:
+            self.save_error = f"Could not save to {self.session.path}: {e.strerror or e}"
+        self.note(self.save_error)
         self.refresh_table()
         self.proceed()
 
@@ -303,6 +426,19 @@ class Table(Screen[None]):
 
     def action_pick(self, digit: int) -> None:
         self.choose(digit - 1)
+
+    def action_full_log(self) -> None:
+        events_ = self.session.state.events_for(self.viewer, self.names)
+        ghosts = render.ghost_ships(self.view)
+        self.app.push_screen(FullLog(render.log_lines(events_, self.names, ghosts)))
+
+
+@dataclass
+class Outcome:
+    """What the app leaves behind, for the message printed after it closes."""
+
+    saved: list[Path] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
 
 class JamaicaApp(App[None]):
@@ -316,20 +452,124 @@ class JamaicaApp(App[None]):
         seed: int | None = None,
         save_path: Path | None = None,
         delay: float = 0.4,
+        table: TableChoice | None = None,
+        start: bool = False,
+        found: GameSession | None = None,
+        note: str = "",
     ) -> None:
+        """`session`: play it at once (a resumed game). Otherwise a new game saved in
+        `save_path`: from `table` at once when `start` (the command line named every seat), else
+        through the setup screen prefilled with `table`. `found`: the unfinished game already in
+        `save_path`, offered to resume first. `note`: said on the setup screen."""
         super().__init__()
         self.session = session
         self.seed = seed if seed is not None else random.randrange(2**31)
         self.save_path = save_path
         self.delay = delay
+        self.table = table or TableChoice()
+        self.start_at_once = start
+        self.found = found
+        self.setup_note = note
+        self.outcome = Outcome()
 
     def on_mount(self) -> None:
-        if self.session is None:
-            self.push_screen(Setup())
-        else:
+        if self.session is not None:
             self.start_game(self.session)
+        elif self.found is not None and self.save_path is not None:
+            new = free_save_path(self.save_path)
+            self.push_screen(SavedGameFound(self.save_path, self.found, new), self._found)
+        else:
+            self._new_game()
+
+    def _found(self, answer: str | None) -> None:
+        assert self.found is not None and self.save_path is not None
+        if answer == "resume":
+            self.start_game(self.found)
+        elif answer == "new":
+            old = self.save_path
+            self.save_path = free_save_path(old)
+            self.setup_note = f"This game will be saved in {self.save_path} ({old} is kept)."
+            self._new_game()
+        else:
+            self.exit()
+
+    def _new_game(self) -> None:
+        if self.start_at_once:
+            self.start_at_once = False
+            self.start_new(self.table)
+        else:
+            self.push_screen(Setup(self.table, self.setup_note))
+
+    def start_new(self, table: TableChoice) -> None:
+        path = self.save_path
+        if path is not None and (path.exists() or path.is_symlink()):  # appeared meanwhile
+            path = self.save_path = free_save_path(path)
+        self.start_game(GameSession(table.config(), table.seats(), self.seed, path))
 
     def start_game(self, session: GameSession) -> None:
         self.session = session
-        session.save()
+        try:
+            session.save()
+        except OSError as e:
+            self.outcome.notes.append(f"Could not save to {session.path}: {e.strerror or e}")
+        if session.path is not None and session.path not in self.outcome.saved:
+            self.outcome.saved.append(session.path)
         self.push_screen(Table(session, self.delay))
+
+    # --- actions from any screen -----------------------------------------------------------------
+    def action_help(self) -> None:
+        if not isinstance(self.screen, Help):
+            self.push_screen(Help())
+
+    def action_full_log(self) -> None:
+        table = next((s for s in self.screen_stack if isinstance(s, Table)), None)
+        if table is not None:
+            table.action_full_log()
+
+    def action_new_game(self) -> None:
+        """From the end of the race: the setup screen again, for a game in a new file."""
+        assert self.session is not None
+        last = self.session
+        self.table = replace(
+            self.table,
+            players=last.config.players,
+            edition=last.config.edition,
+            ghost=last.config.ghost_ship,
+            names=tuple(s.name for s in last.seats),
+            kinds=tuple(s.bot or "human" for s in last.seats),
+        )
+        self.seed = random.randrange(2**31)
+        note = ""
+        if self.save_path is not None:
+            old = last.path or self.save_path
+            self.save_path = free_save_path(self.save_path)
+            note = f"This game will be saved in {self.save_path} ({old} is kept)."
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+        self.push_screen(Setup(self.table, note))
+
+    def action_replay(self) -> None:
+        from .replay import ReplayScreen
+
+        assert self.session is not None
+        self.push_screen(ReplayScreen(self.session, at_end=True))
+
+    def farewell(self) -> str:
+        """The lines printed once the app has closed: where each game is, and what went wrong."""
+        lines = list(self.outcome.notes)
+        if self.session is None:
+            lines.append("No game was started; nothing was saved.")
+        for path in self.outcome.saved:
+            try:
+                done = GameSession.load(path).state.is_terminal()
+            except ValueError:
+                lines.append(f"The game could not be saved in {path}.")
+                continue
+            if done:
+                lines.append(f"The finished game is saved in {path}: jamaica replay {path}")
+            else:
+                lines.append(f"The game is saved in {path}: jamaica play --resume {path}")
+        return "\n".join(lines)
+
+
+__all__ = ["KINDS", "GameOver", "HandOver", "JamaicaApp", "Setup", "Table", "TableChoice"]

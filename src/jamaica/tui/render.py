@@ -1,21 +1,32 @@
-"""Text pictures of the game for the terminal, drawn from a player's view (`State.view`), so they
-can only show what that player may see. Rich markup, no Textual."""
+"""Text pictures of the game for the terminal, drawn from a player's view (`State.view`) and their
+log (`State.events_for`), so they can only show what that player may see.
+
+Everything is a Rich `Text` built piece by piece (no markup to parse, nothing to escape), sized
+for the width it is given: a space of the track is one cell that never splits across lines. Every
+style is a name from `STYLES` or a colour from `PALETTE`, each one that both Rich and Textual can
+parse (tests/tui/test_render.py checks).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Final
 
-from rich.markup import escape
+from rich.cells import cell_len
+from rich.text import Text
 
+from ..rules.board import MOVES_BACKWARD, MOVES_FORWARD_BEHIND, MOVES_FORWARD_RACE
 from ..rules.data import (
     CARD_NAMES,
     CARDS,
+    FINISH_SCORE,
     ICON_NAMES,
     LAIR,
     PORT,
     PORT_ROYAL,
     RED_LINE_SPACE,
+    SEA,
     SPACE_COST,
     SPACE_SCORE,
     SPACE_TYPE,
@@ -23,173 +34,592 @@ from ..rules.data import (
     TREASURE_TITLES,
 )
 
-COLOURS = ("red", "dodger_blue1", "green3", "yellow", "magenta", "cyan", "grey70")
-_ICON = {"food": "food", "gun": "powder", "gold": "gold", "fwd": "fwd →", "back": "← back"}
+# --- colours and styles --------------------------------------------------------------------------
+# Hex colours: both Rich and Textual parse them (names such as "dodger_blue1" are Rich-only).
+PALETTE: Final = ("#ff5f5f", "#5fafff", "#5fd75f", "#ffd75f", "#ff87ff", "#5fd7d7")
+GHOST: Final = "#b2b2b2"
+FOOD: Final = "#87d787"
+POWDER: Final = "#ff8787"
+GOLD: Final = "#ffd700"
+SEA_STYLE: Final = "#5fafd7"
+STYLES: Final = {
+    "food": FOOD,
+    "powder": POWDER,
+    "gold": GOLD,
+    "sea": SEA_STYLE,
+    "port": GOLD,
+    "lair": "bold",
+    "token": f"bold {GOLD}",
+    "red_line": "bold #ff5f5f",
+    "dim": "dim",
+    "bold": "bold",
+    "title": "bold underline",
+    "target": "bold reverse",
+    "option": "bold underline",
+    "warn": "bold #ff5f5f",
+    "good": "#87d787",
+    "round": "bold reverse",
+    "battle": "bold #ff5f5f",
+}
+RESOURCE_STYLE: Final = {"food": FOOD, "powder": POWDER, "gold": GOLD}
+RESOURCE_LETTER: Final = {"food": "f", "powder": "p", "gold": "$"}
+ICON: Final = {"food": "food", "gun": "powder", "gold": "gold", "fwd": "fwd", "back": "back"}
 
-# The track as the board shows it: a line per stretch, forks as an outer lane over an inner channel.
-TRACK: tuple[tuple[str, tuple[int, ...]], ...] = (
+# The track: a row per stretch; the forks as an outer lane (├) over an inner channel (└).
+ROWS: Final[tuple[tuple[str, tuple[int, ...]], ...]] = (
     ("", (0, 1, 2, 3, 4, 5, 6)),
-    ("  ├─ outer", (7, 8, 9, 10, 11, 12)),
-    ("  └─ inner", (13, 14)),
+    ("├", (7, 8, 9, 10, 11, 12)),
+    ("└", (13, 14)),
     ("", (15, 16, 17, 18, 19)),
-    ("  ├─ outer", (20, 21, 22, 23, 24, 25)),
-    ("  └─ inner", (26, 27)),
+    ("├", (20, 21, 22, 23, 24, 25)),
+    ("└", (26, 27)),
     ("", (28, 29, 30, 31, 32)),
-    ("  ├─ outer", (33, 34, 35, 36, 37, 38)),
-    ("  └─ inner", (39, 40)),
-    ("", (41, 42, 43, 44, 45, 46, 47, 48, 49)),
+    ("├", (33, 34, 35, 36, 37, 38)),
+    ("└", (39, 40)),
+    ("", (41, 42, 43, 44, 45)),
+    ("", (46, 47, 48, 49)),
 )
 
 
-def tag(ship: int, name: str) -> str:
-    initials = "".join(w[0] for w in name.split()[:2]).upper() or "?"
-    return f"[bold {COLOURS[min(ship, 6)]}]{escape(initials)}[/]"
+def colour(ship: int, ghost: bool) -> str:
+    return GHOST if ghost else PALETTE[ship % len(PALETTE)]
 
 
-def space_cell(space: int, tokens: Sequence[int]) -> str:
+def ghost_ships(view: Mapping[str, Any]) -> set[int]:
+    return {s["ship"] for s in view["ships"] if s["ghost"]}
+
+
+def tags(names: Sequence[str], ghosts: Iterable[int] = ()) -> list[str]:
+    """A two-character tag per ship, unique and readable: the initials of a two-word name
+    ("AB" for Anne Bonny), the first two letters of a one-word name ("Al" for Alice), "GS" for
+    the Ghost Ship; a digit settles a clash ("A2")."""
+    ghosts = set(ghosts)
+    out: list[str] = []
+    for k, name in enumerate(names):
+        if k in ghosts:
+            base = "GS"
+        else:
+            words = [w for w in re.split(r"[\W_]+", name) if w and w.lower() != "the"]
+            words = [w for w in words if all(cell_len(ch) == 1 for ch in w)]
+            if len(words) >= 2:
+                base = (words[0][0] + words[1][0]).upper()
+            elif words and len(words[0]) >= 2:
+                base = words[0][0].upper() + words[0][1].lower()
+            elif words:
+                base = words[0].upper() + str(k + 1)
+            else:
+                base = f"P{k + 1}"
+        tag = base
+        n = k + 1
+        while tag in out:
+            tag = f"{base[0]}{n % 10}"
+            n += 1
+        out.append(tag)
+    return out
+
+
+def marker(ship: int, tag: str, ghost: bool, active: bool = False) -> Text:
+    style = f"bold #000000 on {colour(ship, ghost)}" + (" underline" if active else "")
+    return Text(tag, style=style)
+
+
+def name_text(ship: int, name: str, ghost: bool) -> Text:
+    return Text(name, style=f"bold {colour(ship, ghost)}")
+
+
+def coloured_names(text: str, names: Sequence[str], ghosts: Iterable[int] = ()) -> Text:
+    """A line of the log with every ship's name in its colour."""
+    out = Text(text)
+    ghosts = set(ghosts)
+    for k in sorted(range(len(names)), key=lambda k: -len(names[k])):  # longest first
+        out.highlight_words([names[k]], style=f"bold {colour(k, k in ghosts)}")
+    return out
+
+
+# --- the board -----------------------------------------------------------------------------------
+def space_cell(space: int, tokens: Sequence[int], wide: bool = False) -> Text:
+    """One space as one unbreakable cell: " 5$3" a 3-doubloon port, "13~3" a 3-food sea space,
+    " 4☠✦" a lair whose treasure is still there (" 4☠·" looted), "PR" Port Royal; when `wide`,
+    the final score numbers as "(2)"."""
     kind = SPACE_TYPE[space]
     if kind == PORT_ROYAL:
-        text = "[bold]Port Royal[/]"
-    elif kind == LAIR:
-        text = f"{space:>2} [b]☠[/]" + ("[yellow]✦[/]" if space in tokens else " ")
+        return Text("PR", style="bold")
+    cell = Text(f"{space:>2}")
+    if kind == LAIR:
+        cell.append("☠", STYLES["lair"])
+        cell.append("✦" if space in tokens else "·", STYLES["token"] if space in tokens else "dim")
     elif kind == PORT:
-        text = f"{space:>2} [gold1]${SPACE_COST[space]}[/]"
+        cell.append(f"${SPACE_COST[space]}", GOLD)
     else:
-        text = f"{space:>2} [cyan]~{SPACE_COST[space]}[/]"
-    if SPACE_SCORE[space] > 0:
-        text += f"[dim]({SPACE_SCORE[space]})[/]"
+        cell.append(f"~{SPACE_COST[space]}", SEA_STYLE)
+    if wide and SPACE_SCORE[space] > 0:
+        cell.append(f"({SPACE_SCORE[space]})", "dim")
     if space == RED_LINE_SPACE:
-        text += "[red]|-5[/]"
-    return text
+        cell.append("|", STYLES["red_line"])
+    return cell
 
 
-def board(view: dict[str, Any], names: Sequence[str]) -> str:
-    """The island track: every space with its type and cost (~ food, $ doubloons, ☠ lair, ✦ its
-    treasure token still there), the forks, the score numbers, and the ships."""
+def board_text(
+    view: Mapping[str, Any],
+    names: Sequence[str],
+    width: int = 60,
+    *,
+    targets: Iterable[int] = (),
+    chosen: Iterable[int] = (),
+    active: int | None = None,
+    legend: bool = False,
+    words: bool = False,
+) -> Text:
+    """The island track, a row per stretch, wrapped to `width` between spaces (never inside one),
+    with each ship's tag after its space. `targets`: the spaces the options lead to (underlined);
+    `chosen`: those of the highlighted option (reversed); `active`: the ship that moves; `words`:
+    "Port Royal", "outer" and "inner" written out."""
     tokens = view["lair_tokens"]
-    where: dict[int, list[str]] = {}
-    for ship in view["ships"]:
-        where.setdefault(ship["space"], []).append(tag(ship["ship"], names[ship["ship"]]))
-    lines = []
-    for label, spaces in TRACK:
-        cells = []
-        for space in spaces:
-            ships = "".join(where.get(space, []))
-            cells.append(space_cell(space, tokens) + (f" {ships}" if ships else ""))
-        lines.append((f"[dim]{label}[/] " if label else "") + " · ".join(cells))
-    lines.append("[dim]~ sea (food)  $ port (doubloons)  ☠ lair (✦ treasure left)  (n) score[/]")
-    return "\n".join(lines)
-
-
-def holds_text(holds: Sequence[dict[str, Any]]) -> str:
-    parts = []
-    for h in holds:
-        if h["count"]:
-            colour = {"food": "green", "powder": "red", "gold": "gold1"}[h["type"]]
-            parts.append(f"[{colour}]{h['count']} {h['type']}[/]")
-        else:
-            parts.append("[dim]—[/]")
-    return " │ ".join(parts)
-
-
-def ships_panel(view: dict[str, Any], names: Sequence[str]) -> str:
-    """Each ship: place, holds, powers, treasures, cards."""
-    lines = []
-    captain = view["captain"]
+    ghosts = ghost_ships(view)
+    tag_of = tags(names, ghosts)
+    where: dict[int, list[Text]] = {}
     for ship in view["ships"]:
         k = ship["ship"]
-        head = f"{tag(k, names[k])} [b]{escape(names[k])}[/]"
-        if k == captain:
-            head += " [yellow]🧭 Captain[/]"
-        place = "finished!" if ship["finished"] else f"space {ship['space']}"
-        if ship["lap"] < 0:
-            place += " (behind the start line)"
-        head += f" — {place}, {ship['moves_left']} moves to go"
-        lines.append(head)
-        lines.append("   holds: " + holds_text(ship["holds"]))
+        where.setdefault(ship["space"], []).append(
+            marker(k, tag_of[k], ship["ghost"], active=k == active)
+        )
+    targets, chosen = set(targets), set(chosen)
+    wide = width >= 56
+    lines: list[Text] = []
+    for label, spaces in ROWS:
+        if words and label:
+            label += "─ outer" if label == "├" else "─ inner"
+        prefix = Text(f"{label} " if label else "", style="dim")
+        line = prefix.copy()
+        indent = prefix.cell_len
+        first = True
+        for space in spaces:
+            cell = space_cell(space, tokens, wide)
+            if words and space == PORT_ROYAL:
+                cell = Text("Port Royal", style="bold")
+            if space in chosen:
+                cell.stylize(STYLES["target"])
+            elif space in targets:
+                cell.stylize(STYLES["option"])
+            for m in where.get(space, []):
+                cell.append(" ")
+                cell.append_text(m)
+            gap = 0 if first else 1
+            if not first and line.cell_len + gap + cell.cell_len > width:
+                lines.append(line)
+                line = Text(" " * indent)
+                gap = 0
+            line.append(" " * gap)
+            line.append_text(cell)
+            first = False
+        lines.append(line)
+    if legend:
+        lines.extend(_wrap_words(LEGEND, width, "dim"))
+    return Text("\n").join(lines)
+
+
+def board(view: Mapping[str, Any], names: Sequence[str]) -> str:
+    """The board as Rich markup, in words, for other front ends (the RL environment's text)."""
+    return board_text(view, names, 100, words=True, legend=True).markup
+
+
+LEGEND: Final = (
+    "~n sea: n food · $n port: n doubloons · ☠ lair (✦ treasure left) · PR Port Royal: "
+    f"finish {FINISH_SCORE} · 41–49 score 2–10, the rest −5 (| the red line)"
+)
+
+
+def _wrap_words(text: str, width: int, style: str = "") -> list[Text]:
+    lines: list[Text] = []
+    line = ""
+    for word in text.split(" "):
+        if line and cell_len(line) + 1 + cell_len(word) > width:
+            lines.append(Text(line, style=style))
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    if line:
+        lines.append(Text(line, style=style))
+    return lines
+
+
+# --- the ships -----------------------------------------------------------------------------------
+def holds_text(holds: Sequence[Mapping[str, Any]], wide: bool = False) -> Text:
+    """ "3f 3$ 2p · ·" (f food, $ doubloons, p gunpowder, · empty); when `wide`, in words."""
+    out = Text()
+    for i, h in enumerate(holds):
+        if i:
+            out.append(" │ " if wide else " ", "dim")
+        if h["count"]:
+            kind = h["type"]
+            word = f"{h['count']} {kind}" if wide else f"{h['count']}{RESOURCE_LETTER[kind]}"
+            out.append(word, RESOURCE_STYLE[kind])
+        else:
+            out.append("—" if wide else "·", "dim")
+    return out
+
+
+def played_order(events: Sequence[Mapping[str, Any]], ships: int) -> list[list[str]]:
+    """Per ship, the cards played since its last reshuffle, newest first (from the log)."""
+    played: list[list[str]] = [[] for _ in range(ships)]
+    for e in events:
+        if e["kind"] == "reveal":
+            played[e["args"][0]].insert(0, CARD_NAMES[e["args"][1]])
+        elif e["kind"] == "reshuffle":
+            played[e["args"][0]] = []
+    return played
+
+
+def _place(ship: Mapping[str, Any]) -> str:
+    if ship["finished"]:
+        return "done"
+    space = "PR" if ship["space"] == 0 else str(ship["space"])
+    return space + ("↺" if ship["lap"] < 0 else "")
+
+
+def ships_panel(view: Mapping[str, Any], names: Sequence[str]) -> str:
+    """The ships as Rich markup, for other front ends (the RL environment's text)."""
+    return ships_text(view, names, 80, detail=True).markup
+
+
+def ships_text(
+    view: Mapping[str, Any],
+    names: Sequence[str],
+    width: int = 44,
+    *,
+    detail: bool = False,
+    played: Sequence[Sequence[str]] = (),
+    turn: int | None = None,
+) -> Text:
+    """A line per ship: tag, name (⚑ the Captain, ▸ whose turn), space (↺ behind the start
+    line), holds, treasures (T face-down cards, powers by initial), cards in hand; with
+    `detail`, a second line in words: powers, treasures, cards, the last cards played."""
+    ghosts = ghost_ships(view)
+    tag_of = tags(names, ghosts)
+    rests: list[Text] = []
+    for ship in view["ships"]:
+        rest = Text("⚑" if ship["ship"] == view["captain"] else " ", STYLES["token"])
+        rest.append(f"{_place(ship):>5} ", "bold")
+        rest.append_text(holds_text(ship["holds"]))
         extras = []
-        if ship["powers"]:
-            names_ = [TREASURE_TITLES[TREASURE_NAMES.index(p)] for p in ship["powers"]]
-            extras.append("powers: " + ", ".join(names_))
         if ship["face_down"]:
-            known = ship["face_down_known"]
-            text = f"{ship['face_down']} face-down treasure(s)"
-            if known:
-                text += " (" + ", ".join(known) + ")"
-            extras.append(text)
+            extras.append(f"T{ship['face_down']}")
+        extras += [p[0].upper() if p != "hold6" else "6" for p in ship["powers"]]
         if not ship["ghost"]:
-            extras.append(
-                f"cards: {ship['hand_size']} in hand, {ship['draw_pile']} to draw"
-                + (" — chosen" if ship["has_chosen"] else "")
-            )
-            if ship["discard"]:
-                extras.append("played: " + ", ".join(ship["discard"]))
-        if extras:
-            lines.append("   " + "; ".join(extras))
-    return "\n".join(lines)
+            extras.append(f"{ship['hand_size']}c")
+        rest.append("  " + " ".join(extras), "dim")
+        rests.append(rest)
+    # The names get what the widest line leaves (the start takes 4 cells: ▸, tag, space).
+    name_w = max(4, min(18, width - 4 - max(r.cell_len for r in rests)))
+    lines: list[Text] = []
+    for ship, rest in zip(view["ships"], rests, strict=True):
+        k, ghost = ship["ship"], ship["ghost"]
+        line = Text("▸" if k == turn else " ", style="bold")
+        line.append_text(marker(k, tag_of[k], ghost))
+        line.append(" ")
+        shown = name_text(k, names[k], ghost)
+        if shown.cell_len > name_w:
+            shown.truncate(name_w, overflow="ellipsis")
+        line.append_text(shown)
+        line.append(" " * (name_w - shown.cell_len))
+        line.append_text(rest)
+        line.truncate(width, overflow="ellipsis")
+        lines.append(line)
+        if detail:
+            more = _ship_detail(ship, played[k] if k < len(played) else [])
+            more.truncate(width, overflow="ellipsis")
+            lines.append(more)
+    return Text("\n").join(lines)
 
 
+def _ship_detail(ship: Mapping[str, Any], played: Sequence[str]) -> Text:
+    parts = [f"{ship['moves_left']} to go"]
+    if ship["powers"]:
+        parts.append(", ".join(TREASURE_TITLES[TREASURE_NAMES.index(p)] for p in ship["powers"]))
+    if ship["face_down"]:
+        known = ship["face_down_known"]
+        parts.append(f"{ship['face_down']} face-down" + (f" ({', '.join(known)})" if known else ""))
+    if not ship["ghost"]:
+        parts.append(f"hand {ship['hand_size']}, deck {ship['draw_pile']}")
+        if ship["has_chosen"]:
+            parts.append("has chosen")
+        if played:
+            parts.append("played " + " ".join(played[:3]))
+    return Text("     " + " · ".join(parts), style="dim")
+
+
+# --- your cards, the dice, the battle ------------------------------------------------------------
 def card_text(name: str) -> str:
     m, e = CARDS[CARD_NAMES.index(name)]
-    return f"☀ {_ICON[ICON_NAMES[m]]} / ☾ {_ICON[ICON_NAMES[e]]}"
+    return f"☀ {ICON[ICON_NAMES[m]]} ☾ {ICON[ICON_NAMES[e]]}"
 
 
-def hand_panel(view: dict[str, Any]) -> str:
-    """Your own hand (cards with their morning and evening icons), dice and discards."""
+def dice_text(view: Mapping[str, Any]) -> Text:
     dice = view["dice"]
-    lines = []
+    out = Text("Dice ", style="bold")
     if dice["morning"]:
-        lines.append(f"Dice: ☀ morning [b]{dice['morning']}[/]   ☾ evening [b]{dice['evening']}[/]")
+        out.append(f"☀ morning {dice['morning']}", "bold")
+        out.append("  ")
+        out.append(f"☾ evening {dice['evening']}", "bold")
     elif dice["roll"]:
-        lines.append(f"Dice rolled: {dice['roll'][0]} and {dice['roll'][1]}")
-    if "hand" in view:
-        me = view["player"]
-        cards = [f"[b]{c}[/] ({card_text(c)})" for c in view["hand"]]
-        lines.append("Your hand: " + ("  ".join(cards) if cards else "—"))
-        if view.get("chosen"):
-            lines.append(f"Your chosen card: [b]{view['chosen']}[/]")
-        discards = view["ships"][me]["discard"]
-        lines.append("Your discards: " + (", ".join(discards) if discards else "—"))
-    return "\n".join(lines)
+        out.append(f"{dice['roll'][0]} and {dice['roll'][1]}", "bold")
+        out.append(" — the Captain orders them", "dim")
+    else:
+        out.append("not rolled yet", "dim")
+    return out
 
 
-def battle_panel(view: dict[str, Any], names: Sequence[str]) -> str:
-    """Both sides' firepower as the battle goes."""
+def hand_panel(view: Mapping[str, Any], played: Sequence[str] = (), detail: bool = False) -> Text:
+    """The dice, then your hand (each card's morning ☀ and evening ☾ icons when `detail`), the
+    card you have chosen, and what you played last. The public view has no hand."""
+    lines = [dice_text(view)]
+    if "hand" not in view or view.get("player") is None:
+        lines.append(Text("Hand: hidden (the public view)", style="dim"))
+        return Text("\n").join(lines)
+    hand = Text("Hand ", style="bold")
+    if view["hand"]:
+        for i, c in enumerate(view["hand"]):
+            if i:
+                hand.append(" · " if not detail else "   ", "dim")
+            hand.append(c, "bold")
+            if detail:
+                hand.append(f" {card_text(c)}", "dim")
+    else:
+        hand.append("empty", "dim")
+    lines.append(hand)
+    extra = Text()
+    if view.get("chosen"):
+        extra.append("Chosen ", "bold")
+        extra.append(view["chosen"], "bold reverse")
+        extra.append("  ")
+    if played:
+        extra.append("Played ", "dim")
+        extra.append(" ".join(played[:4]), "dim")
+    if extra.plain:
+        lines.append(extra)
+    return Text("\n").join(lines)
+
+
+FACES: Final = ("2", "4", "6", "8", "10", "★")
+FACE_VALUES: Final = (2, 4, 6, 8, 10, 0)
+
+
+def battle_panel(view: Mapping[str, Any], names: Sequence[str]) -> Text:
+    """Both sides of the battle in progress: gunpowder, Lady Beth, the die and the firepower."""
     b = view["battle"]
     if b is None:
-        return ""
-    faces = ("2", "4", "6", "8", "10", "★")
-    values = (2, 4, 6, 8, 10, 0)
-
-    def side(ship: int, powder: int, die: int) -> str:
+        return Text()
+    ghosts = ghost_ships(view)
+    tag_of = tags(names, ghosts)
+    space = view["ships"][b["attacker"]]["space"]
+    lines = [Text(f"⚔ Battle on space {space}", style=STYLES["battle"])]
+    for role, ship, powder, die in (
+        ("attacks", b["attacker"], b["attacker_powder"], b["attacker_die"]),
+        ("defends", b["defender"], b["defender_powder"], b["defender_die"]),
+    ):
+        ghost = ship in ghosts
+        line = marker(ship, tag_of[ship], ghost)
+        line.append(" ")
+        line.append_text(name_text(ship, names[ship], ghost))
+        line.append(f" {role}: ", "dim")
         beth = 2 if "beth" in view["ships"][ship]["powers"] else 0
+        line.append(f"{powder} powder" + (" +2 Beth" if beth else ""))
         if die < 0:
-            return f"{escape(names[ship])}: {powder} gunpowder" + (" +2 Lady Beth" if beth else "")
-        if die == 5:
-            return f"{escape(names[ship])}: rolled the ★ star!"
-        fire = values[die] + powder + beth
-        return (
-            f"{escape(names[ship])}: die {faces[die]} + {powder} gunpowder"
-            + (" + 2 Lady Beth" if beth else "")
-            + f" = [b]{fire}[/]"
-        )
-
-    return (
-        "[b red]⚔ Battle[/]  "
-        + side(b["attacker"], b["attacker_powder"], b["attacker_die"])
-        + "   vs   "
-        + side(b["defender"], b["defender_powder"], b["defender_die"])
-    )
+            line.append(", die not rolled", "dim")
+        elif die == 5:
+            line.append(", rolled ★ — wins!", "bold")
+        else:
+            line.append(f", die {FACES[die]} = ")
+            line.append(str(FACE_VALUES[die] + powder + beth), "bold")
+        lines.append(line)
+    return Text("\n").join(lines)
 
 
-def score_rows(view: dict[str, Any], names: Sequence[str]) -> list[tuple[str, ...]]:
+# --- consequences of a move ----------------------------------------------------------------------
+def destinations(ship: Mapping[str, Any], die: int, forward: bool) -> list[tuple[int, bool]]:
+    """Where `die` moves take the ship: (space, crossed the start line) per branch."""
+    if forward:
+        table = MOVES_FORWARD_RACE if ship["lap"] == 0 else MOVES_FORWARD_BEHIND
+    else:
+        table = MOVES_BACKWARD
+    return list(table[ship["space"]][die])
+
+
+def resources(ship: Mapping[str, Any]) -> dict[str, int]:
+    have = {"food": 0, "powder": 0, "gold": 0}
+    for h in ship["holds"]:
+        if h["count"]:
+            have[h["type"]] += h["count"]
+    return have
+
+
+def arrival(
+    view: Mapping[str, Any],
+    names: Sequence[str],
+    ship: int,
+    space: int,
+    have: Mapping[str, int],
+    *,
+    finishes: bool = False,
+    pays: bool = True,
+) -> Text:
+    """What arriving on `space` means for `ship`: the cost against what it holds (shortage!), a
+    lair's treasure, a battle with the ships there, the finish."""
+    out = Text()
+    if finishes:
+        out.append("Port Royal — finish!", STYLES["good"])
+        return out
+    kind = SPACE_TYPE[space]
+    if kind == PORT_ROYAL:
+        out.append("Port Royal")
+    elif kind == LAIR:
+        out.append(f"{space} lair")
+        if space in view["lair_tokens"]:
+            out.append(" ✦ treasure", STYLES["token"])
+    else:
+        res, word = ("gold", "port $") if kind == PORT else ("food", "sea ~")
+        cost = SPACE_COST[space]
+        out.append(f"{space} {word}{cost}")
+        if pays:
+            if have[res] >= cost:
+                out.append(f" (have {have[res]})", "dim")
+            else:
+                out.append(f": have {have[res]} — shortage!", STYLES["warn"])
+    if kind != PORT_ROYAL:
+        foes = [s["ship"] for s in view["ships"] if s["space"] == space and s["ship"] != ship]
+        if foes:
+            out.append(" → battle with ", STYLES["battle"])
+            out.append(" or ".join(names[k] for k in foes), STYLES["battle"])
+    return out
+
+
+def short(have: Mapping[str, int], space: int) -> bool:
+    """Whether arriving on `space` with `have` is a shortage."""
+    kind = SPACE_TYPE[space]
+    if kind not in (PORT, SEA):
+        return False
+    return have["gold" if kind == PORT else "food"] < SPACE_COST[space]
+
+
+def spend(have: dict[str, int], space: int) -> None:
+    kind = SPACE_TYPE[space]
+    if kind in (PORT, SEA):
+        res = "gold" if kind == PORT else "food"
+        have[res] = max(0, have[res] - SPACE_COST[space])
+
+
+# --- the end -------------------------------------------------------------------------------------
+def ranking(view: Mapping[str, Any], names: Sequence[str]) -> Text:
+    """The final ranking: place, ship, position points, doubloons, treasures, total, 🏆."""
+    ghosts = ghost_ships(view)
+    tag_of = tags(names, ghosts)
+    scores = view.get("scores", [])
+    left = [ship["moves_left"] for ship in view["ships"]]
+    order = sorted(range(len(scores)), key=lambda k: (-scores[k]["total"], left[k]))  # R8
+    winners = view.get("winners", [])
+    name_w = min(24, max([cell_len(names[k]) for k in order] + [4]))
+    head = Text(f"     {'':<{name_w + 3}} place gold treas total", style="bold")
+    lines = [head]
+    place = 0
+    last: tuple[int, int] | None = None
+    for i, k in enumerate(order):
+        sc = scores[k]
+        if (sc["total"], left[k]) != last:
+            place, last = i + 1, (sc["total"], left[k])
+        line = Text(f" {place:>2}. ")
+        line.append_text(marker(k, tag_of[k], k in ghosts))
+        line.append(" ")
+        line.append_text(name_text(k, names[k], k in ghosts))
+        line.append(" " * (name_w - cell_len(names[k])))
+        line.append(f" {sc['position']:>5} {sc['doubloons']:>4} {sc['treasures']:>5} ")
+        line.append(f"{sc['total']:>5}", "bold")
+        if k in winners:
+            line.append(" winner", f"bold {GOLD}")
+        lines.append(line)
+    return Text("\n").join(lines)
+
+
+def score_rows(view: Mapping[str, Any], names: Sequence[str]) -> list[tuple[str, ...]]:
     rows: list[tuple[str, ...]] = []
     winners = view.get("winners", [])
     for k, sc in enumerate(view.get("scores", [])):
-        mark = "🏆 winner" if k in winners else ""
+        mark = "winner" if k in winners else ""
         rows.append(
             (names[k], str(sc["position"]), str(sc["doubloons"]), str(sc["treasures"]),
              str(sc["total"]), mark)
         )  # fmt: skip
     return rows
 
+
+# --- the log and the status line -----------------------------------------------------------------
+_SEEN = {"draw": "draw_seen", "chose": "chose_seen", "face_down": "face_down_seen"}
+
+
+def log_lines(
+    events: Sequence[Mapping[str, Any]], names: Sequence[str], ghosts: Iterable[int] = ()
+) -> list[Text]:
+    """The log in words, names in their colours, a banner per round. A public line followed by
+    the same thing in private words (your own draw, card, treasure) is shown once, privately."""
+    ghosts = set(ghosts)
+    out: list[Text] = []
+    for i, e in enumerate(events):
+        seen = _SEEN.get(e["kind"])
+        if seen and i + 1 < len(events):
+            nxt = events[i + 1]
+            if nxt["kind"] == seen and nxt["args"][:1] == e["args"][:1]:
+                continue
+        if e["kind"] == "round":
+            out.append(Text(f" {e['text']} ", style=STYLES["round"]))
+        else:
+            out.append(coloured_names(e["text"], names, ghosts))
+    return out
+
+
+TURN_WORDS: Final = {
+    "dice_order": "orders the dice",
+    "card": "chooses a card",
+    "move": "moves",
+    "load": "loads",
+    "pay": "pays",
+    "attack": "chooses whom to attack",
+    "powder": "spends gunpowder",
+    "sabre": "decides on Saran's Sabre",
+    "spoils": "chooses the spoils",
+    "roll_dice": "the Captain rolls the dice",
+    "combat_die": "the combat die is rolled",
+    "draw_card": "a card is drawn",
+    "draw_treasure": "a treasure card is drawn",
+    "blind_steal": "a face-down card is stolen",
+    "first_captain": "the first Captain is drawn",
+}
+
+
+def turn_words(view: Mapping[str, Any], names: Sequence[str]) -> Text:
+    """Who is to do what, in words: "Anne Bonny chooses a card", "the combat die is rolled"."""
+    pending = view["pending"]
+    if view["game_over"]:
+        return Text("the game is over")
+    words = TURN_WORDS.get(pending["kind"], pending["kind"])
+    who = pending["player"]
+    if who is None:
+        return Text(words)
+    out = name_text(who, names[who], False)
+    out.append(f" {words}")
+    return out
+
+
+def status_line(view: Mapping[str, Any], names: Sequence[str]) -> Text:
+    """The header: the round, the Captain, the dice, and whose turn it is."""
+    out = Text("Jamaica", style="bold")
+    out.append(f"  Round {view['round'] or '—'}  ")
+    cap = view["captain"]
+    if view["round"]:
+        out.append("⚑ Captain ", STYLES["token"])
+        out.append_text(name_text(cap, names[cap], False))
+        out.append("  ")
+    dice = view["dice"]
+    if dice["morning"]:
+        out.append(f"☀{dice['morning']} ☾{dice['evening']}  ", "bold")
+    out.append("▸ ", "bold")
+    out.append_text(turn_words(view, names))
+    return out

@@ -1,71 +1,111 @@
-"""`jamaica replay FILE`: step through a saved or finished game, as a spectator sees it."""
+"""`jamaica replay FILE`: step through a saved or finished game, as a spectator sees it (also from
+the end of a game in `jamaica play`)."""
 
 from __future__ import annotations
 
-from rich.markup import escape
+from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import Footer, Label, RichLog, Static
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer
 
 from ..rules import State
 from ..session import GameSession, replay_states
 from . import render
+from .screens import Help, end_reason
+from .widgets import Drawn, LogView
 
 
-class ReplayApp(App[None]):
-    TITLE = "Jamaica — replay"
+class ReplayScreen(Screen[None]):
+    """One step of the game at a time: the board, the ships, the battle, the log so far, and at
+    the end the ranking. Nothing on this screen takes the keys (priority bindings), so Home,
+    End, PgUp and PgDn step through the game at any size."""
+
     BINDINGS = [
-        Binding("right,n,space", "step(1)", "Next"),
-        Binding("left,p", "step(-1)", "Back"),
-        Binding("pagedown", "step(25)", "+25", show=False),
-        Binding("pageup", "step(-25)", "-25", show=False),
-        Binding("home", "jump(0)", "Start"),
-        Binding("end", "jump(-1)", "End"),
-        Binding("q", "quit", "Quit"),
+        Binding("right,n,space", "step(1)", "Next", priority=True),
+        Binding("left,p", "step(-1)", "Back", priority=True),
+        Binding("pagedown", "step(25)", "+25", priority=True),
+        Binding("pageup", "step(-25)", "-25", priority=True),
+        Binding("home", "jump(0)", "Start", priority=True),
+        Binding("end", "jump(-1)", "End", priority=True),
+        Binding("question_mark,h,f1", "help", "Help", key_display="?"),
+        Binding("q,escape", "leave", "Close"),
     ]
     DEFAULT_CSS = """
-    #main { height: 1fr; }
-    #left { width: 3fr; }
-    #log { width: 2fr; border: round $secondary; }
-    #board, #ships { border: round $primary; padding: 0 1; height: auto; }
+    #where { height: 1; background: $panel; padding: 0 1; }
+    #body { height: 1fr; }
+    #left { width: 44; height: 100%; }
+    #right { width: 1fr; height: 100%; padding-left: 1; }
+    #ships { margin-top: 1; }
+    #battle { border-top: solid $error; }
+    #scores { border-top: solid $accent; }
+    #log { border-top: solid $secondary; min-height: 0; }
+    ReplayScreen.-wide #left { width: 60; }
     """
 
-    def __init__(self, session: GameSession) -> None:
+    def __init__(self, session: GameSession, at_end: bool = False) -> None:
         super().__init__()
         self.session = session
         self.names = [session.name(k) for k in range(session.state.ns)]
         self.states: list[State] = replay_states(session)
-        self.index = 0
+        self.index = len(self.states) - 1 if at_end else 0
 
     def compose(self) -> ComposeResult:
-        yield Label("", id="where")
-        with Horizontal(id="main"):
-            with VerticalScroll(id="left"):
-                yield Static(id="board")
-                yield Static(id="ships")
-                yield Static(id="battle")
-            yield RichLog(id="log", wrap=True, markup=True, min_width=30)
+        yield Drawn(id="where")
+        with Horizontal(id="body"):
+            with Vertical(id="left"):
+                yield Drawn(id="board")
+                yield Drawn(id="ships")
+            with Vertical(id="right"):
+                yield Drawn(id="battle")
+                yield Drawn(id="scores")
+                yield LogView(id="log")
         yield Footer()
 
     def on_mount(self) -> None:
+        self.set_class(self.app.size.width >= 110, "-wide")
         self.show()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.set_class(event.size.width >= 110, "-wide")
+
+    def status(self) -> Text:
+        s = self.states[self.index]
+        view = s.view(None)
+        out = Text(f"Step {self.index} of {len(self.states) - 1}", style="bold")
+        out.append(f" · round {s.rnd} · " if s.rnd else " · setup · ")
+        if s.is_terminal():
+            out.append("the game is over", "bold")
+        else:
+            out.append("next: ")
+            out.append_text(render.turn_words(view, self.names))
+        return out
 
     def show(self) -> None:
         s = self.states[self.index]
         view = s.view(None)
-        total = len(self.states) - 1
-        status = "game over" if s.is_terminal() else f"next: {s.decision_kind()}"
-        self.query_one("#where", Label).update(
-            f"Step {self.index} of {total} — round {s.rnd} — {status}   (← → to step)"
+        names = self.names
+        ghosts = render.ghost_ships(view)
+        status = self.status()
+        self.query_one("#where", Drawn).show(lambda w: status)
+        self.query_one("#board", Drawn).show(lambda w: render.board_text(view, names, w))
+        events_ = s.events_for(None, names)
+        played = render.played_order(events_, s.ns)
+        self.query_one("#ships", Drawn).show(
+            lambda w: render.ships_text(view, names, w, played=played)
         )
-        self.query_one("#board", Static).update(render.board(view, self.names))
-        self.query_one("#ships", Static).update(render.ships_panel(view, self.names))
-        self.query_one("#battle", Static).update(render.battle_panel(view, self.names))
-        log = self.query_one("#log", RichLog)
-        log.clear()
-        for e in s.events_for(None, self.names)[-200:]:
-            log.write(escape(e["text"]))
+        battle = self.query_one("#battle", Drawn)
+        battle.display = view["battle"] is not None
+        battle.show(lambda w: render.battle_panel(view, names))
+        scores = self.query_one("#scores", Drawn)
+        scores.display = s.is_terminal()
+        if s.is_terminal():
+            reason = end_reason(self.session, names)
+            scores.show(lambda w: Text.assemble((reason + "\n", "bold"),
+                                                render.ranking(view, names)))  # fmt: skip
+        self.query_one("#log", LogView).set_entries(render.log_lines(events_, names, ghosts))
 
     def action_step(self, delta: int) -> None:
         self.index = max(0, min(len(self.states) - 1, self.index + delta))
@@ -74,3 +114,23 @@ class ReplayApp(App[None]):
     def action_jump(self, where: int) -> None:
         self.index = where if where >= 0 else len(self.states) - 1
         self.show()
+
+    def action_help(self) -> None:
+        self.app.push_screen(Help())
+
+    def action_leave(self) -> None:
+        if isinstance(self.app, ReplayApp):
+            self.app.exit()
+        else:
+            self.app.pop_screen()
+
+
+class ReplayApp(App[None]):
+    TITLE = "Jamaica — replay"
+
+    def __init__(self, session: GameSession) -> None:
+        super().__init__()
+        self.session = session
+
+    def on_mount(self) -> None:
+        self.push_screen(ReplayScreen(self.session))

@@ -1,0 +1,221 @@
+"""The question in front of the player at the keyboard, as options that say what they lead to.
+
+The engine asks one small question at a time (`State.pending`); this module only words it for the
+terminal: each card's morning and evening with the dice ("☀ fwd 5 → 6 port 5 doubloons: you have 1
+— shortage"), each move's arrival ("→ battle with Mary Read"), and a payment as one question with
+every possible split, answered as the engine's sequence of one-token payments. Nothing here decides
+a rule: destinations come from the board tables, splits from playing the payments on copies.
+What it reads is the deciding player's own question and `State.view(player)`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rich.text import Text
+
+from ..rules import State
+from ..rules.data import BACKWARD, CARD_NAMES, CARDS, FORWARD, ICON_NAMES
+from ..rules.events import amount
+from . import render
+
+M_GHOST, M_FALLBACK_2021 = 1, 2  # movement modes (rules.ops): these arrivals are not paid
+ICON_RESOURCE = {"food": "food", "gun": "powder", "gold": "gold"}
+
+
+@dataclass(frozen=True)
+class Choice:
+    label: Text
+    actions: tuple[int, ...]  # answered in this order (several for a payment split)
+    spaces: tuple[int, ...] = ()  # the board spaces this option leads to
+
+
+@dataclass(frozen=True)
+class Question:
+    kind: str
+    prompt: Text
+    choices: tuple[Choice, ...]
+    ship: int | None = None  # the ship that moves or pays, to highlight
+
+
+def question(state: State, player: int, names: Sequence[str]) -> Question:
+    """The pending question of `player` (who must be the one to decide), in words."""
+    d = state.pending(names)
+    view = state.view(player)
+    ghosts = render.ghost_ships(view)
+    prompt = render.coloured_names(d.prompt, names, ghosts)
+    kind = d.kind
+    if kind == "card":
+        cards = [_card(view, names, player, str(a).split()[1], a) for a in d.actions]
+        return Question(kind, prompt, tuple(cards), player)
+    if kind == "move":
+        return _move(state, view, names, prompt, d.actions)
+    if kind == "pay":
+        return _pay(state, view, names, prompt)
+    if kind == "dice_order":
+        lo, hi = view["dice"]["roll"]
+        out = []
+        for a in d.actions:
+            m = int(str(a).split()[1])
+            e = hi if m == lo else lo
+            out.append(Choice(Text(f"☀ {m} in the morning, ☾ {e} in the evening"), (int(a),)))
+        return Question(kind, prompt, tuple(out))
+    labels: list[Text] = []
+    for label, a in zip(d.options, d.actions, strict=True):
+        text = render.coloured_names(label, names, ghosts)
+        if kind == "attack":
+            text.append_text(_fighter(view, int(str(a).split()[1])))
+        labels.append(text)
+    return Question(kind, prompt, tuple(Choice(t, (int(a),)) for t, a in
+                                        zip(labels, d.actions, strict=True)))  # fmt: skip
+
+
+def _fighter(view: Mapping[str, Any], ship: int) -> Text:
+    s = view["ships"][ship]
+    powder = render.resources(s)["powder"]
+    extra = ", Lady Beth +2" if "beth" in s["powers"] else ""
+    return Text(f" ({powder} gunpowder{extra})", style="dim")
+
+
+# --- cards ---------------------------------------------------------------------------------------
+def _card(view: Mapping[str, Any], names: Sequence[str], me: int, card: str, action: int) -> Choice:
+    morning_icon, evening_icon = CARDS[CARD_NAMES.index(card)]
+    ship = view["ships"][me]
+    dice = view["dice"]
+    have = render.resources(ship)
+    label = Text(card, style="bold")
+    spaces: list[int] = []
+    # Each place the ship may be after the morning, with what it holds then.
+    places = [(ship["space"], ship["lap"], dict(have))]
+    for sym, icon, die in (("☀", morning_icon, dice["morning"]), ("☾", evening_icon,
+                                                                    dice["evening"])):  # fmt: skip
+        label.append(f"  {sym} ", "bold")
+        if icon in (FORWARD, BACKWARD):
+            forward = icon == FORWARD
+            label.append(f"{'fwd' if forward else 'back'} {die} → ")
+            after: list[tuple[int, int, dict[str, int]]] = []
+            parts: list[Text] = []
+            for space, lap, held in places:
+                if lap >= 1:
+                    parts.append(Text("finished: ignored", style="dim"))
+                    continue
+                if space < 0:
+                    parts.append(Text("from where the shortage leaves you", style="dim"))
+                    continue
+                where = {"space": space, "lap": lap}
+                for dest, crossed in render.destinations(where, die, forward):
+                    finishes = crossed and forward and lap == 0
+                    parts.append(render.arrival(view, names, me, dest, held, finishes=finishes))
+                    spaces.append(dest)
+                    new_lap = lap + (1 if forward else -1) if crossed else lap
+                    left = dict(held)
+                    if finishes:
+                        new_lap = 1
+                    elif render.short(held, dest):
+                        render.spend(left, dest)  # pays all it has…
+                        dest = -1  # …and falls back somewhere not known yet
+                    else:
+                        render.spend(left, dest)
+                    after.append((dest, new_lap, left))
+            for i, part in enumerate(_unique(parts)):
+                if i:
+                    label.append(" or ", "dim")
+                label.append_text(part)
+            places = after or places
+        else:
+            resource = ICON_RESOURCE[ICON_NAMES[icon]]
+            label.append(f"load {die} {resource}", render.RESOURCE_STYLE[resource])
+            for _, _, held in places:
+                held[resource] += die
+    return Choice(label, (action,), tuple(dict.fromkeys(spaces)))
+
+
+def _unique(parts: list[Text]) -> list[Text]:
+    seen: dict[str, Text] = {}
+    for p in parts:
+        seen.setdefault(p.plain, p)
+    return list(seen.values())
+
+
+# --- moves ---------------------------------------------------------------------------------------
+def _move(
+    state: State,
+    view: Mapping[str, Any],
+    names: Sequence[str],
+    prompt: Text,
+    actions: Sequence[int],
+) -> Question:
+    assert state.q is not None
+    ship, mode, routes = state.q[2]
+    s = view["ships"][ship]
+    have = render.resources(s)
+    by_dest = {o[0]: o for o in routes}
+    out = []
+    for a in actions:
+        dest, crossed, forward = by_dest[int(str(a).split()[1])]
+        finishes = bool(crossed) and bool(forward) and s["lap"] == 0 and mode != M_FALLBACK_2021
+        way = ("forward" if forward else "backward") if mode <= M_GHOST else "back"
+        text = Text(f"{way} to ")
+        text.append_text(render.arrival(view, names, ship, dest, have, finishes=finishes,
+                                        pays=mode not in (M_GHOST, M_FALLBACK_2021)))  # fmt: skip
+        out.append(Choice(text, (int(a),), (dest,)))
+    return Question("move", prompt, tuple(out), ship)
+
+
+# --- payments ------------------------------------------------------------------------------------
+def _holds(state: State, ship: int) -> list[tuple[str, int]]:
+    return [(h["type"], h["count"]) for h in state.view(None)["ships"][ship]["holds"]]
+
+
+def pay_splits(state: State) -> list[tuple[tuple[int, ...], list[tuple[str, int]]]]:
+    """Every different way to pay what is owed (the holds left after), each with the one-token
+    payments that make it, found by playing them on copies of the state."""
+    assert state.q is not None
+    _, who, (ship, resource, _) = state.q
+    seen: dict[tuple[Any, ...], tuple[tuple[int, ...], list[tuple[str, int]]]] = {}
+    frontier: list[tuple[State, tuple[int, ...]]] = [(state, ())]
+    done: list[tuple[tuple[int, ...], list[tuple[str, int]]]] = []
+    finished: set[tuple[Any, ...]] = set()
+    while frontier:
+        nxt: list[tuple[State, tuple[int, ...]]] = []
+        for s, seq in frontier:
+            for a in s.legal:
+                c = s.clone(log=False)
+                c.apply(a)
+                holds = _holds(c, ship)
+                key = (*sorted(holds[:5]), *holds[5:])  # regular holds are interchangeable
+                q = c.q
+                paying = q is not None and q[0] == state.q[0] and q[1] == who and q[2][:2] == (
+                    ship, resource)  # fmt: skip
+                if paying:
+                    if key not in seen:
+                        seen[key] = ((*seq, int(a)), holds)
+                        nxt.append((c, (*seq, int(a))))
+                elif key not in finished:
+                    finished.add(key)
+                    done.append(((*seq, int(a)), holds))
+        frontier = nxt
+    return done
+
+
+def _pay(state: State, view: Mapping[str, Any], names: Sequence[str], prompt: Text) -> Question:
+    assert state.q is not None
+    ship, resource, count = state.q[2]
+    before = _holds(state, ship)
+    out = []
+    for seq, after in pay_splits(state):
+        text = Text("take ")
+        parts = []
+        for h, ((_, n0), (_, n1)) in enumerate(zip(before, after, strict=True)):
+            if n0 != n1:
+                where = "the 6th Hold" if h == 5 else f"hold {h + 1}"
+                parts.append(f"{n0 - n1} from {where} ({n0})")
+        text.append(", ".join(parts))
+        text.append("  → left: ", "dim")
+        text.append_text(render.holds_text([{"type": t, "count": n} for t, n in after]))
+        out.append(Choice(text, seq))
+    owed = f"{names[ship]}: pay {amount(count, resource)} — from which holds?"
+    prompt = render.coloured_names(owed, names, render.ghost_ships(view))
+    return Question("pay", prompt, tuple(out), ship)

@@ -1,0 +1,233 @@
+"""The screens around the table: the hand-over between players at one keyboard, help, the whole
+log, the saved game found at start-up, and the end of the race."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Final
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Footer, Static
+
+from ..session import GameSession
+from . import render
+from .widgets import Drawn
+
+HELP: Final = """\
+[b]Keys[/b]
+  1–9       answer with that option (or ↑ ↓ and Enter, or a click)
+  ? h F1    this help              l   the whole log
+  q         save and quit (the game is saved after every decision)
+  Esc       close this screen
+
+[b]The race[/b]
+  Sail around the island, from Port Royal back to Port Royal.
+  Each round the Captain (⚑) rolls two dice and chooses the morning
+  die (☀) and the evening die (☾). Everyone secretly picks a card;
+  then, from the Captain on, each shows it and does its morning
+  action with the morning die, then its evening action with the
+  evening die:
+    food, powder, gold  load that many into one hold (one kind each)
+    fwd, back           move that many spaces and pay for the space:
+                        ~n sea: n food   $n port: n doubloons
+                        ☠ lair: free, and its treasure if ✦ is left
+  Cannot pay: a shortage. You lose all of it and fall back (2021:
+  the shortage die says where; classic: the first space you can pay).
+  Stopping on another ship (not in Port Royal) is a battle: each side
+  spends gunpowder and rolls the combat die (2–10; ★ wins at once);
+  firepower = die + gunpowder (+2 with Lady Beth). The winner takes
+  a hold's contents or a treasure, or gives a cursed treasure.
+  The race ends with the round in which a ship reaches Port Royal.
+  Score: the place (15 finished; 2–10 on spaces 41–49; −5 elsewhere)
+  + doubloons + treasures.
+
+[b]The screen[/b]
+  Header: the round, the Captain, the dice, whose turn it is.
+  Board: PR Port Royal; ├ the outer lane and └ the inner channel of
+    each fork; | the red line. The two-letter tags are the ships.
+    The spaces your options lead to are underlined, the highlighted
+    option's in reverse.
+  Ships: ▸ whose turn, ⚑ the Captain, the space (↺ behind the start
+    line), the holds (3f food, 3$ doubloons, 3p gunpowder, · empty),
+    T face-down treasures, powers (M Morgan's Map, S Saran's Sabre,
+    B Lady Beth, 6 the 6th Hold), c cards in hand.
+  Right: the dice and your hand, the battle, the question, and the
+    newest lines of the log.
+"""
+
+
+class HandOver(ModalScreen[None]):
+    """Hot-seat: hides the table until the next player is at the keyboard (also before the first
+    human decision of a new or resumed game)."""
+
+    BINDINGS = [Binding("enter", "go", "I am here")]
+    DEFAULT_CSS = """
+    HandOver { align: center middle; background: $background; }
+    HandOver > Vertical { width: 60; max-width: 100%; height: auto; border: heavy $accent;
+                          padding: 1 2; }
+    """
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.player_name = name
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            text = Text("Pass the keyboard to ")
+            text.append(self.player_name, "bold")
+            text.append(".")
+            yield Static(text, id="handover")
+            yield Static("Everyone else: look away!  —  press Enter when ready.")
+
+    def action_go(self) -> None:
+        self.dismiss(None)
+
+
+class Help(ModalScreen[None]):
+    """The keys and the rules in short."""
+
+    BINDINGS = [Binding("escape,q,question_mark,h,f1", "close", "Close")]
+    DEFAULT_CSS = """
+    Help { align: center middle; }
+    Help > VerticalScroll { width: 76; max-width: 100%; height: 100%; border: round $accent;
+                            padding: 0 1; }
+    """
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Static(HELP, id="help")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(VerticalScroll).focus()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class FullLog(ModalScreen[None]):
+    """Every line of the log you may see, to scroll through."""
+
+    BINDINGS = [Binding("escape,q,l", "close", "Close")]
+    DEFAULT_CSS = """
+    FullLog > VerticalScroll { border: round $secondary; }
+    """
+
+    def __init__(self, lines: Sequence[Text]) -> None:
+        super().__init__()
+        self.lines = lines
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="full-log") as scroll:
+            scroll.border_title = "The whole log (↑ ↓ PgUp PgDn to scroll, Esc to close)"
+            yield Static(Text("\n").join(self.lines))
+        yield Footer()
+
+    def on_mount(self) -> None:
+        scroll = self.query_one(VerticalScroll)
+        scroll.focus()
+        scroll.scroll_end(animate=False)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+def describe_game(session: GameSession) -> str:
+    s = session.state
+    seats = ", ".join(
+        seat.name + ("" if seat.human else f" ({seat.bot})") for seat in session.seats
+    )
+    where = f"round {s.rnd}" if s.rnd else "before the first round"
+    return f"{where}, {len(s.history)} moves played; {seats}"
+
+
+class SavedGameFound(ModalScreen[str]):
+    """Start-up with an unfinished game in the save file: resume it, or start a new game in
+    another file (the old one is kept), or quit. Never overwritten without asking."""
+
+    BINDINGS = [
+        Binding("r", "answer('resume')", "Resume it"),
+        Binding("n", "answer('new')", "New game"),
+        Binding("q,escape", "answer('quit')", "Quit"),
+    ]
+    DEFAULT_CSS = """
+    SavedGameFound { align: center middle; }
+    SavedGameFound > Vertical { width: 76; max-width: 100%; height: auto; border: heavy $accent;
+                                padding: 1 2; }
+    """
+
+    def __init__(self, path: Path, found: GameSession, new_path: Path) -> None:
+        super().__init__()
+        self.path, self.found, self.new_path = path, found, new_path
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(Text.assemble(
+                ("An unfinished game is saved in ", ""), (str(self.path), "bold"),
+                (f":\n{describe_game(self.found)}.\n\n", ""),
+                ("  r  ", "bold"), ("resume it\n", ""),
+                ("  n  ", "bold"), ("start a new game, saved in ", ""),
+                (str(self.new_path), "bold"), (f" ({self.path.name} is kept)\n", ""),
+                ("  q  ", "bold"), ("quit", ""),
+            ), id="found")  # fmt: skip
+        yield Footer()
+
+    def action_answer(self, what: str) -> None:
+        self.dismiss(what)
+
+
+def end_reason(session: GameSession, names: Sequence[str]) -> str:
+    """Why the race ended, in words: who reached Port Royal, or the round limit."""
+    events = session.state.events_for(None, names)
+    finishers = [names[e["args"][0]] for e in events if e["kind"] == "finish"]
+    if finishers:
+        return " and ".join(dict.fromkeys(finishers)) + " reached Port Royal: the race is over."
+    return f"The {session.config.max_rounds}-round limit was reached."
+
+
+class GameOver(Screen[None]):
+    """The end of the race: why it ended, the ranking with the score's parts, the final board;
+    a new game, a replay, or quit."""
+
+    BINDINGS = [
+        Binding("n", "app.new_game", "New game"),
+        Binding("r", "app.replay", "Replay"),
+        Binding("l", "app.full_log", "Log"),
+        Binding("q", "app.quit", "Quit"),
+    ]
+    DEFAULT_CSS = """
+    Final { padding: 0 1; }
+    #final-body { height: 1fr; }
+    #winner-line { height: auto; margin-bottom: 1; }
+    #scores { height: auto; margin-bottom: 1; }
+    #final-board { height: auto; }
+    """
+
+    def __init__(self, session: GameSession) -> None:
+        super().__init__()
+        self.session = session
+
+    def compose(self) -> ComposeResult:
+        s = self.session.state
+        names = [self.session.name(k) for k in range(s.ns)]
+        view = s.view(None)
+        ghosts = render.ghost_ships(view)
+        with VerticalScroll(id="final-body"):
+            line = Text(f"After {s.rnd} rounds: ", style="bold")
+            line.append(end_reason(self.session, names))
+            line.append("\nWinner: ", "bold")
+            for i, w in enumerate(view["winners"]):
+                if i:
+                    line.append(" and ")
+                line.append_text(render.name_text(w, names[w], w in ghosts))
+            yield Static(line, id="winner-line")
+            yield Static(render.ranking(view, names), id="scores")
+            board = Drawn(id="final-board")
+            board.show(lambda width: render.board_text(view, names, width))
+            yield board
+        yield Footer()

@@ -1,0 +1,75 @@
+"""Two small widgets sized to the terminal: a panel drawn for its width, and the log's tail."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from rich.console import Console
+from rich.text import Text
+from textual.geometry import Size
+from textual.widget import Widget
+
+Draw = Callable[[int], Text]
+
+
+def wrapped(text: Text, width: int, console: Console) -> list[Text]:
+    """`text` in lines of at most `width` cells, broken between words (or inside a word longer
+    than the line)."""
+    if width <= 0:
+        return []
+    return list(text.wrap(console, width, overflow="fold"))
+
+
+class Drawn(Widget):
+    """A panel whose text is drawn for its current width (`draw(width)`), wrapped to it, and
+    drawn again when the terminal is resized; its height is the number of lines."""
+
+    DEFAULT_CSS = "Drawn { height: auto; }"
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self._draw: Draw = lambda width: Text()
+
+    def show(self, draw: Draw) -> None:
+        self._draw = draw
+        self.refresh(layout=True)
+
+    def lines(self, width: int) -> list[Text]:
+        return wrapped(self._draw(width), width, self.app.console)
+
+    def text(self) -> str:
+        """What the panel shows, as plain text (for tests)."""
+        return "\n".join(line.plain for line in self.lines(max(1, self.content_size.width)))
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return len(self.lines(width))
+
+    def render(self) -> Text:
+        return Text("\n").join(self.lines(self.content_size.width))
+
+
+class LogView(Widget):
+    """The newest lines of the log that fit, each wrapped to the width (re-wrapped after a
+    resize), the newest at the bottom; no scrollbar. The whole log is on its own screen."""
+
+    DEFAULT_CSS = "LogView { height: 1fr; }"
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.entries: list[Text] = []
+
+    def set_entries(self, entries: Sequence[Text]) -> None:
+        self.entries = list(entries)
+        self.refresh()
+
+    def tail(self, width: int, height: int) -> list[Text]:
+        out: list[Text] = []
+        for entry in reversed(self.entries):
+            if len(out) >= height:
+                break
+            out[:0] = wrapped(entry, width, self.app.console)
+        return out[-height:] if height > 0 else []
+
+    def render(self) -> Text:
+        size = self.content_size
+        return Text("\n").join(self.tail(size.width, size.height))

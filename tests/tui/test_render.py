@@ -1,0 +1,176 @@
+"""The pictures the terminal draws: colours that parse, a track that never splits a space,
+readable unique ship tags, and a log that says each thing once."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from rich.console import Console
+from rich.style import Style as RichStyle
+from rich.text import Text
+from textual.content import Content
+from textual.style import Style as TextualStyle
+
+from jamaica import Config
+from jamaica.rules.data import NUM_SPACES
+from jamaica.session import GameSession, make_seats
+from jamaica.tui import choices, render
+
+
+def _styles(text: Text) -> set[str]:
+    out = {str(text.style)} if text.style else set()
+    for span in text.spans:
+        out.add(str(span.style))
+    return out
+
+
+def _panels(session: GameSession, viewer: int | None, width: int) -> list[Text]:
+    s = session.state
+    names = [session.name(k) for k in range(s.ns)]
+    view = s.view(viewer)
+    events = s.events_for(viewer, names)
+    played = render.played_order(events, s.ns)
+    out = [
+        render.board_text(view, names, width, targets=(5, 6), chosen=(6,), active=0,
+                          legend=True),
+        render.ships_text(view, names, width, detail=True, played=played, turn=0),
+        render.hand_panel(view, played[0], detail=True),
+        render.battle_panel(view, names),
+        render.status_line(view, names),
+        *render.log_lines(events, names, render.ghost_ships(view)),
+    ]  # fmt: skip
+    if s.is_terminal():
+        out.append(render.ranking(view, names))
+    elif viewer is not None and s.current_player() == viewer:
+        q = choices.question(s, viewer, names)
+        out += [q.prompt, *(c.label for c in q.choices)]
+    return out
+
+
+def _games() -> list[GameSession]:
+    return [
+        GameSession(Config(2), make_seats(["greedy", "greedy"]), 4),
+        GameSession(Config(6), make_seats(["greedy"] * 6), 5),
+        GameSession(Config(3, ghost_ship=True), make_seats(["greedy"] * 3), 6),
+    ]
+
+
+def test_every_style_of_every_picture_parses_in_rich_and_in_textual() -> None:
+    """Colour names such as dodger_blue1 are Rich-only: Textual drops them silently."""
+    for style in [*render.STYLES.values(), *render.PALETTE, render.GHOST]:
+        RichStyle.parse(style)
+        TextualStyle.parse(style)
+    seen: set[str] = set()
+    for session in _games():
+        while True:
+            s = session.state
+            for viewer in (None, 0):
+                for text in _panels(session, viewer, 44 if len(s.history) % 2 else 64):
+                    seen |= _styles(text)
+                    Content.from_rich_text(text)  # what Textual draws
+            if s.is_terminal():
+                break
+            session.step()
+    assert len(seen) > 15
+    for style in seen:
+        RichStyle.parse(style)  # raises on a name it does not know
+        TextualStyle.parse(style)
+
+
+def _cells(text: Text) -> list[str]:
+    return text.plain.splitlines()
+
+
+@pytest.mark.parametrize("width", [24, 30, 36, 44, 56, 64, 100])
+def test_the_track_never_splits_a_space_across_lines(width: int) -> None:
+    session = GameSession(Config(6, ghost_ship=False), make_seats(["greedy"] * 6), 2)
+    s = session.state
+    names = ["Alice", "Anne Bonny", "Bob", "the Dread Pirate", "Émile Zola", "Zed"]
+    for crowd in (0, 6, 45):  # every ship on one space, then all on the last stretch
+        for k in range(s.ns):
+            s.pos[k] = crowd
+        view = s.view(None)
+        lines = _cells(render.board_text(view, names, width))
+        for space in range(1, NUM_SPACES):
+            cell = render.space_cell(space, view["lair_tokens"], width >= 56).plain
+            assert sum(cell in line for line in lines) == 1, (space, cell, lines)
+        assert all(len(line) <= max(width, 40) for line in lines)  # a cell + its ships may
+        tags = render.tags(names)
+        line = next(line for line in lines if tags[0] in line)
+        assert " ".join(tags) in line  # ships on one space: separate tags
+
+
+def test_ship_tags_are_unique_and_readable() -> None:
+    names = ["Anne Bonny", "Alice", "Al Capone", "Anne Bonny", "the Ghost Ship"]
+    tags = render.tags(names, ghosts=[4])
+    assert tags[0] == "AB" and tags[1] == "Al" and tags[4] == "GS"
+    assert len(set(tags)) == len(tags) and all(len(t) == 2 for t in tags)
+    assert render.tags(["[b]x[/b]", "", "李白", "Zed"])[3] == "Ze"
+    assert len(set(render.tags(["Amy"] * 6))) == 6
+
+
+def test_the_board_marks_the_options_and_the_active_ship() -> None:
+    session = GameSession(Config(3), make_seats(["greedy"] * 3), 1)
+    session.run_until_human(limit=20)
+    s = session.state
+    names = [session.name(k) for k in range(s.ns)]
+    text = render.board_text(s.view(None), names, 44, targets=(7, 13), chosen=(13,), active=1)
+    styled = {text.plain[span.start : span.end].strip(): str(span.style) for span in text.spans}
+    assert "reverse" in styled[" 13~3".strip()] or any(
+        "reverse" in str(sp.style) and "13" in text.plain[sp.start : sp.end] for sp in text.spans
+    )
+    assert any("underline" in str(sp.style) and "7~2" in text.plain[sp.start : sp.end]
+               for sp in text.spans)  # fmt: skip
+
+
+def test_your_own_draws_and_cards_are_logged_once() -> None:
+    session = GameSession(Config(3), make_seats(["greedy"] * 3), 8)
+    for _ in range(120):
+        session.step()
+    s = session.state
+    names = [session.name(k) for k in range(s.ns)]
+    lines = [t.plain for t in render.log_lines(s.events_for(0, names), names)]
+    mine = [line for line in lines if line.startswith("Anne Bonny draws")]
+    assert mine and "Anne Bonny draws a card." not in mine  # each draw said once, privately
+    assert "Mary Read draws a card." in lines  # others' draws stay public
+    assert not any(line.startswith("Anne Bonny chooses a card") for line in lines)
+
+
+def test_the_cards_played_are_listed_newest_first() -> None:
+    events: list[dict[str, Any]] = [
+        {"kind": "reveal", "args": [0, 1]},
+        {"kind": "reveal", "args": [0, 4]},
+        {"kind": "reveal", "args": [1, 2]},
+    ]
+    played = render.played_order(events, 2)
+    assert played[0] == ["fwd-gun", "fwd-fwd"] and played[1] == ["fwd-back"]
+    events.append({"kind": "reshuffle", "args": [0]})
+    assert render.played_order(events, 2)[0] == []
+
+
+def test_the_status_line_says_round_captain_and_whose_turn() -> None:
+    session = GameSession(Config(3), make_seats(["greedy"] * 3), 8)
+    while session.state.decision_kind() != "card":
+        session.step()
+    s = session.state
+    names = [session.name(k) for k in range(s.ns)]
+    line = render.status_line(s.view(None), names).plain
+    assert f"Round {s.rnd}" in line and f"Captain {names[s.cap]}" in line
+    assert f"{names[s.current_player()]} chooses a card" in line
+    for kind in ("draw_card", "dice_order", "roll_dice"):
+        assert "_" not in render.TURN_WORDS[kind]
+
+
+def test_a_random_game_renders_at_every_width() -> None:
+    """Nothing breaks at any size: every picture wraps to a width without an error."""
+    rng = random.Random(3)
+    console = Console(width=200, file=None, color_system=None)
+    session = GameSession(Config(4), make_seats(["random"] * 4), 11)
+    while not session.state.is_terminal():
+        if rng.random() < 0.1:
+            width = rng.randint(10, 160)
+            for text in _panels(session, rng.choice([None, 0, 1]), width):
+                text.wrap(console, width)
+        session.step()
