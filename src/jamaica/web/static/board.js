@@ -1,0 +1,619 @@
+// The board: the island map from /api/board (layout.py), the spaces, the ships and the marks
+// a player needs to decide. Everything is SVG built with createElementNS and attributes (the
+// pages' Content-Security-Policy allows no inline style); names go in as text, never as markup.
+//
+//   drawBoard(svg, layout, view, names, options) -> the <svg>
+//       svg: an <svg> element (or a container to draw one into); layout: GET /api/board;
+//       view: the server's view (ships, lair_tokens); names: one per ship;
+//       options: { targets: [space], onPick(space), lastMoves: {ship: [from, …, to]},
+//                  hints: {space: "text"} }
+//   moveShip(svg, ship, path, options) -> Promise   glide a ship along a list of spaces
+//   trackPath(layout, from, to, steps) -> [space]   the spaces a move passes through
+//   shipColor(ship, ghost) -> "#rrggbb";  inkOn(colour) -> "#000000" or "#ffffff"
+
+const NS = "http://www.w3.org/2000/svg";
+// Okabe & Ito's palette, told apart with any colour vision; the Ghost Ship is black.
+export const PALETTE = ["#d55e00", "#0072b2", "#f0e442", "#009e73", "#cc79a7", "#56b4e9"];
+export const GHOST_COLOUR = "#111111";
+const PALETTE_NAMES = ["vermilion", "blue", "yellow", "green", "pink", "sky blue"];
+
+function el(tag, attrs = {}, text = null) {
+  const e = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) if (v !== null && v !== undefined) e.setAttribute(k, v);
+  if (text !== null) e.textContent = text;
+  return e;
+}
+
+const r1 = (v) => Math.round(v * 10) / 10;
+
+// --- colours ---------------------------------------------------------------------------------
+
+export function shipColor(ship, ghost = false) {
+  if (ship !== null && typeof ship === "object") return shipColor(ship.ship, ship.ghost);
+  return ghost ? GHOST_COLOUR : PALETTE[((ship % PALETTE.length) + PALETTE.length) % PALETTE.length];
+}
+
+export function colourName(ship, ghost = false) {
+  return ghost ? "black" : PALETTE_NAMES[ship % PALETTE.length];
+}
+
+function luminance(hex) {
+  const c = hex.replace("#", "");
+  const [r, g, b] = [0, 2, 4].map((i) => {
+    const v = parseInt(c.slice(i, i + 2), 16) / 255;
+    return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+export function contrast(a, b) {
+  const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p);
+  return (x + 0.05) / (y + 0.05);
+}
+
+// White or black, whichever reads better on this colour (every palette colour reaches 4.5:1).
+export function inkOn(colour) {
+  return contrast(colour, "#ffffff") >= contrast(colour, "#000000") ? "#ffffff" : "#000000";
+}
+
+export function initials(name) {
+  const words = String(name).replace(/^the\s+/i, "").split(/\s+/).filter(Boolean);
+  return words.slice(0, 2).map((w) => [...w][0]).join("").toUpperCase() || "?";
+}
+
+// --- the track --------------------------------------------------------------------------------
+
+// The spaces from `from` to `to` along the track (forward, else backward), both included: with
+// `steps`, a route of exactly that many moves (which fork lane a move took), else the shortest.
+export function trackPath(layout, from, to, steps = null) {
+  if (from === to) return [from];
+  for (const key of ["next", "prev"]) {
+    const routes = [];
+    const walk = (route) => {
+      if (route.length > 16 || routes.length > 8) return;
+      const here = route[route.length - 1];
+      if (here === to && route.length > 1) { routes.push(route); return; }
+      for (const n of layout.spaces[here][key]) if (!route.includes(n) || n === to) walk([...route, n]);
+    };
+    walk([from]);
+    if (routes.length) {
+      routes.sort((a, b) => a.length - b.length);
+      return (steps !== null && routes.find((r) => r.length - 1 === steps)) || routes[0];
+    }
+  }
+  return [from, to];
+}
+
+// Where the ships on one space stand, inside its circle (or square, rock, or Port Royal's
+// harbour): a position, a scale and a font size (in board units) for each of `n` ships. A ship
+// at scale 1 reaches 23 units from its anchor; these keep every one inside a circle of 28.5.
+const CROWD = {
+  1: { s: 1.12, font: 16, at: [[0, 1]] },
+  2: { s: 0.73, font: 15, at: [[-11.7, 1], [11.7, 1]] },
+  3: { s: 0.6, font: 15, at: [[-11, -8], [11, -8], [0, 12]] },
+  4: { s: 0.56, font: 15, at: [[-11, -10.5], [11, -10.5], [-11, 10.5], [11, 10.5]] },
+  5: { s: 0.44, font: 12, at: [[-16, -9.5], [0, -9.5], [16, -9.5], [-9, 9.5], [9, 9.5]] },
+  6: { s: 0.44, font: 12, at: [[-16, -9.5], [0, -9.5], [16, -9.5], [-16, 9.5], [0, 9.5], [16, 9.5]] },
+};
+
+function spots(space, n) {
+  const { x, y } = space;
+  if (space.shape === "harbour") {
+    const one = n <= 3, per = one ? n : 3, s = one ? 0.95 : 0.66, dx = one ? 40 : 30;
+    return Array.from({ length: n }, (_, i) => {
+      const row = Math.floor(i / per), col = i % per, inRow = Math.min(per, n - row * per);
+      return { x: x + (col - (inRow - 1) / 2) * dx, y: y + (one ? 17 : 3 + row * 26), s, font: 15 };
+    });
+  }
+  // a port's square holds a circle of 28, a rock's outline one of 27
+  const k = (space.shape === "square" ? 28 : space.shape === "rock" ? 27 : Math.min(space.w, space.h) / 2) / 30;
+  const c = CROWD[Math.min(n, 6)];
+  return c.at.slice(0, n).map(([dx, dy]) => ({ x: x + dx * k, y: y + dy * k, s: c.s * k, font: c.font }));
+}
+
+// What each ship on a crowded space shows: both initials while there is room, then one letter,
+// two only where one would be ambiguous.
+function labels(names, crowded) {
+  const two = names.map(initials);
+  if (!crowded) return two;
+  const one = two.map((t) => [...t][0]);
+  return one.map((t, i) => (one.filter((u) => u === t).length > 1 ? two[i] : t));
+}
+
+// --- pieces -----------------------------------------------------------------------------------
+
+// A ship, seen from the side, bow to the right: a hull (a darker shade), a mast with a pennant,
+// a jib and a billowing square sail that carries the captain's initials. About 41 × 35 at scale 1,
+// round its anchor.
+function shade(hex, k) {
+  const c = hex.replace("#", "");
+  return "#" + [0, 2, 4].map((i) => Math.round(parseInt(c.slice(i, i + 2), 16) * k).toString(16).padStart(2, "0")).join("");
+}
+
+function shipShape(colour, label, ghost, fontPx) {
+  const hull = ghost ? colour : shade(colour, 0.62);
+  const g = el("g", { class: "board-ship-shape" + (ghost ? " ghost" : "") });
+  g.appendChild(el("path", { class: "board-ship-hull", fill: hull,
+    d: "M-20,4 L-13,4 L-13,7 L21,7 Q17,13 11,16 L-11,16 Q-18,13 -20,7 Z" }));
+  g.appendChild(el("path", { class: "board-ship-mast", d: "M0,7 V-19" }));
+  g.appendChild(el("path", { class: "board-ship-jib", fill: colour, d: "M2,-16 L20,5 L3,5 Z" }));
+  g.appendChild(el("path", { class: "board-ship-pennant", fill: colour, d: "M0,-19 L-10,-16.5 L0,-14 Z" }));
+  g.appendChild(el("path", { class: "board-ship-sail", fill: colour,
+    d: "M-15,-13 Q0,-10 15,-13 Q18,-3.5 15,6 Q0,3 -15,6 Q-18,-3.5 -15,-13 Z" }));
+  if (label) {
+    g.appendChild(el("text", { class: "board-ship-initials", x: 0, y: -3, fill: inkOn(colour),
+      "font-size": fontPx }, label));
+  }
+  return g;
+}
+
+function foodIcon(x, y) {
+  const g = el("g", { class: "board-icon food", transform: `translate(${r1(x)},${r1(y)})` });
+  g.appendChild(el("path", { class: "board-food-bone", d: "M2,2 L7,7 M6,9 A2.2,2.2 0 1 1 9,6" }));
+  g.appendChild(el("ellipse", { class: "board-food-meat", cx: -1.5, cy: -1.5, rx: 7, ry: 5.2,
+    transform: "rotate(45)" }));
+  return g;
+}
+
+function coinIcon(x, y) {
+  const g = el("g", { class: "board-icon coin", transform: `translate(${r1(x)},${r1(y)})` });
+  g.appendChild(el("circle", { class: "board-coin", r: 8 }));
+  g.appendChild(el("circle", { class: "board-coin-rim", r: 5 }));
+  return g;
+}
+
+function skull(x, y) {
+  const g = el("g", { class: "board-skull", transform: `translate(${r1(x)},${r1(y)})` });
+  g.appendChild(el("path", { class: "board-skull-bone", d: "M-13,9 L13,-3 M-13,-3 L13,9" }));
+  g.appendChild(el("path", { class: "board-skull-head",
+    d: "M-9,0 A9,9 0 1 1 9,0 L7,4 L7,8 L-7,8 L-7,4 Z" }));
+  g.appendChild(el("circle", { class: "board-skull-eye", cx: -3.6, cy: -0.5, r: 2.6 }));
+  g.appendChild(el("circle", { class: "board-skull-eye", cx: 3.6, cy: -0.5, r: 2.6 }));
+  g.appendChild(el("path", { class: "board-skull-eye", d: "M0,3 L-1.4,5.4 L1.4,5.4 Z" }));
+  return g;
+}
+
+function chest(x, y) {
+  const g = el("g", { class: "board-chest", transform: `translate(${r1(x)},${r1(y)})` });
+  g.appendChild(el("path", { class: "board-chest-lid", d: "M-10,-3 Q-10,-10 0,-10 Q10,-10 10,-3 Z" }));
+  g.appendChild(el("rect", { class: "board-chest-box", x: -10, y: -3, width: 20, height: 11, rx: 1.5 }));
+  g.appendChild(el("rect", { class: "board-chest-lock", x: -2, y: -5, width: 4, height: 6 }));
+  return g;
+}
+
+// A rock's outline round (x, y): irregular, the same for a space every time.
+function rockPath(id, x, y, r) {
+  const pts = [];
+  for (let i = 0; i < 9; i++) {
+    const a = (i / 9) * 2 * Math.PI + 0.3;
+    const k = 0.9 + 0.1 * Math.sin(id * 3.1 + i * 2.3);
+    pts.push([x + r * k * Math.cos(a), y + r * k * Math.sin(a)]);
+  }
+  return "M" + pts.map((p) => `${r1(p[0])},${r1(p[1])}`).join("L") + "Z";
+}
+
+// --- descriptions -------------------------------------------------------------------------------
+
+function costText(s) {
+  if (s.shape === "circle") return `costs ${s.cost} food`;
+  if (s.shape === "square") return `costs ${s.cost} doubloon${s.cost === 1 ? "" : "s"}`;
+  return "costs nothing";
+}
+
+function scoreText(layout, s) {
+  if (s.shape === "harbour") return `a ship that finishes here scores ${layout.finish_score ?? 15}`;
+  if (s.score !== null && s.score !== undefined) return `scores ${s.score} at the end`;
+  return `scores ${String(layout.no_score ?? -5).replace("-", "−")} at the end (before the red line)`;
+}
+
+function describeSpace(layout, s, ships, names, tokens, hint) {
+  const kind = { harbour: "Port Royal, start and finish", circle: "Sea", square: "Port", rock: "Pirate lair" }[s.shape];
+  const where = s.lane === "outer" ? `, fork ${s.fork} outer lane` : s.lane === "inner" ? `, fork ${s.fork} inner channel` : "";
+  const parts = [s.shape === "harbour" ? kind : `Space ${s.id}: ${kind}${where}`];
+  if (s.shape !== "harbour") parts.push(costText(s));
+  if (s.shape === "rock") parts.push(tokens.has(s.id) ? "a treasure token lies here" : "no treasure token left");
+  parts.push(scoreText(layout, s));
+  parts.push(ships.length ? "here: " + ships.map((sh) => names[sh.ship] ?? `ship ${sh.ship + 1}`).join(", ") : "no ship here");
+  if (hint) parts.push(hint);
+  return parts.join("; ") + ".";
+}
+
+// --- the static layers: sea, islands, track, printed marks ----------------------------------------
+
+function drawStatic(svg, layout) {
+  const W = layout.width, H = layout.height;
+  const defs = el("defs");
+  const sea = el("radialGradient", { id: "board-sea-grad", cx: "50%", cy: "45%", r: "70%" });
+  sea.appendChild(el("stop", { offset: "0%", "stop-color": "#2b86b5" }));
+  sea.appendChild(el("stop", { offset: "100%", "stop-color": "#15557e" }));
+  defs.appendChild(sea);
+  const land = el("radialGradient", { id: "board-land-grad", cx: "50%", cy: "45%", r: "60%" });
+  land.appendChild(el("stop", { offset: "0%", "stop-color": "#8fc26b" }));
+  land.appendChild(el("stop", { offset: "100%", "stop-color": "#6fa653" }));
+  defs.appendChild(land);
+  const waves = el("pattern", { id: "board-waves", width: 60, height: 34, patternUnits: "userSpaceOnUse" });
+  waves.appendChild(el("path", { class: "board-wave", d: "M4,10 q6,-5 12,0 t12,0 M34,27 q6,-5 12,0 t12,0" }));
+  defs.appendChild(waves);
+  svg.appendChild(defs);
+
+  const base = el("g", { class: "board-static", "aria-hidden": "true" });
+  base.appendChild(el("rect", { class: "board-sea", width: W, height: H, fill: "url(#board-sea-grad)" }));
+  base.appendChild(el("rect", { class: "board-sea-waves", width: W, height: H, fill: "url(#board-waves)" }));
+  for (const isl of layout.islands) base.appendChild(el("path", { class: "board-shallows", d: isl.path }));
+  for (const isl of layout.islands) base.appendChild(el("path", { class: "board-beach", d: isl.path }));
+  for (const isl of layout.islands) {
+    base.appendChild(el("path", { class: `board-land ${isl.kind}`, d: isl.path, fill: "url(#board-land-grad)" }));
+  }
+  drawScenery(base, layout);
+  // the track: a pale ribbon under the spaces, showing how they link and where lanes part
+  const track = el("g", { class: "board-track" });
+  for (const s of layout.spaces) {
+    for (const n of s.next) {
+      const t = layout.spaces[n];
+      track.appendChild(el("line", { class: "board-link", x1: s.x, y1: s.y, x2: t.x, y2: t.y }));
+    }
+  }
+  base.appendChild(track);
+  svg.appendChild(base);
+
+  // the printed marks: red line and its −5, the scores, Port Royal's 15
+  const marks = el("g", { class: "board-marks" });
+  const red = layout.red_line;
+  if (red) {
+    const line = el("g", { class: "board-red-line", role: "img",
+      "aria-label": "The red line: a ship that has not crossed it at the end scores −5" });
+    line.appendChild(el("title", {}, "The red line: a ship still before it at the end scores −5"));
+    line.appendChild(el("path", { class: "board-red-line-halo", d: red.path }));
+    line.appendChild(el("path", { class: "board-red-line-stroke", d: red.path }));
+    const [lx, ly] = red.label_at;
+    line.appendChild(el("circle", { class: "board-minus5", cx: lx, cy: ly, r: 21 }));
+    line.appendChild(el("text", { class: "board-minus5-text", x: lx, y: ly + 0.5 }, "−5"));
+    marks.appendChild(line);
+  }
+  for (const s of layout.spaces) {
+    if (!s.score_at) continue;
+    const [bx, by] = s.score_at;
+    const g = el("g", { class: "board-score", "data-score-for": s.id, "aria-hidden": "true" });
+    g.appendChild(el("circle", { class: "board-score-disc", cx: bx, cy: by, r: layout.badge_r ?? 16 }));
+    g.appendChild(el("text", { class: "board-score-text", x: bx, y: by + 0.5 }, String(s.score)));
+    marks.appendChild(g);
+  }
+  svg.appendChild(marks);
+}
+
+function drawScenery(g, layout) {
+  const [cx, cy] = layout.center;
+  // the Blue Mountains, a few hills, a river, and palms on the outer islands
+  const peaks = [[-210, -28, 46], [-165, -52, 58], [-118, -30, 44], [150, -40, 52], [196, -20, 40], [232, -48, 48]];
+  for (const [dx, dy, h] of peaks) {
+    const x = cx + dx, y = cy + dy;
+    g.appendChild(el("path", { class: "board-mountain", d: `M${x - h * 0.9},${y + h * 0.45} L${x},${y - h * 0.55} L${x + h * 0.9},${y + h * 0.45} Z` }));
+    g.appendChild(el("path", { class: "board-mountain-light", d: `M${x},${y - h * 0.55} L${x - h * 0.25},${y + h * 0.45} L${x - h * 0.9},${y + h * 0.45} Z` }));
+  }
+  for (const [dx, dy] of [[-150, 90], [-95, 120], [175, 95], [120, 130], [215, 60], [-215, 60]]) {
+    for (const [ox, oy, r] of [[0, 0, 13], [14, 5, 10], [-12, 6, 9]]) {
+      g.appendChild(el("circle", { class: "board-tree", cx: cx + dx + ox, cy: cy + dy + oy, r }));
+    }
+  }
+  g.appendChild(el("path", { class: "board-river", d: `M${cx - 165},${cy - 10} q30,40 10,80 t40,75` }));
+  for (const isl of layout.islands) {
+    if (isl.kind !== "outer") continue;
+    const [x, y] = isl.center;
+    for (const [ox, oy] of [[-14, 4], [12, -6]]) palm(g, x + ox, y + oy);
+    g.appendChild(el("text", { class: "board-island-name", x, y: y + 30 }, isl.name));
+  }
+  const title = layout.title_at;
+  if (title) g.appendChild(el("text", { class: "board-title", x: title[0], y: title[1] }, "JAMAICA"));
+  if (layout.compass) compass(g, ...layout.compass);
+  const pr = layout.port_royal;
+  if (pr) {  // the town's houses behind the harbour, on the headland
+    for (const [ox, oy] of [[-8, -58], [14, -66], [36, -57]]) {
+      g.appendChild(el("path", { class: "board-house", d: `M${pr.x + ox - 8},${pr.y + oy + 8} v-9 l8,-7 l8,7 v9 Z` }));
+    }
+  }
+}
+
+function palm(g, x, y) {
+  g.appendChild(el("path", { class: "board-palm-trunk", d: `M${x},${y + 14} q3,-8 1,-18` }));
+  for (const d of ["q-8,-6 -14,2", "q8,-7 14,1", "q-2,-9 -9,-10", "q4,-9 10,-9"]) {
+    g.appendChild(el("path", { class: "board-palm-leaf", d: `M${x + 1},${y - 4} ${d}` }));
+  }
+}
+
+function compass(g, x, y, r) {
+  const c = el("g", { class: "board-compass", transform: `translate(${x},${y})` });
+  c.appendChild(el("circle", { class: "board-compass-ring", r: r * 0.62 }));
+  const k = r * 0.16;
+  c.appendChild(el("path", { class: "board-compass-star", d: `M0,${-r} L${k},${-k} L${r},0 L${k},${k} L0,${r} L${-k},${k} L${-r},0 L${-k},${-k} Z` }));
+  c.appendChild(el("path", { class: "board-compass-north", d: `M0,${-r} L${k},${-k} L0,0 L${-k},${-k} Z` }));
+  c.appendChild(el("text", { class: "board-compass-n", x: 0, y: -r - 12 }, "N"));
+  g.appendChild(c);
+}
+
+// --- one space ---------------------------------------------------------------------------------------
+
+function drawSpace(layout, s, ctx) {
+  const { tokens, targets, hints, here, names, onPick } = ctx;
+  const isTarget = targets.has(s.id);
+  const hint = hints[s.id] ?? hints[String(s.id)] ?? null;
+  const g = el("g", { id: `space-${s.id}`, class: `space board-space ${s.shape === "harbour" ? "pr" : { circle: "sea", square: "port", rock: "lair" }[s.shape]}`,
+    "data-space": s.id });
+  const label = describeSpace(layout, s, here, names, tokens, hint);
+  g.appendChild(el("title", {}, label));
+  if (isTarget) {
+    g.classList.add("target");
+    g.setAttribute("tabindex", "0");
+    g.setAttribute("role", "button");
+    g.setAttribute("aria-label", `Move here: ${label}`);
+    const ring = s.shape === "harbour"
+      ? el("rect", { class: "board-target-ring", x: s.x - s.w / 2 - 7, y: s.y - s.h / 2 - 7, width: s.w + 14, height: s.h + 14, rx: 16 })
+      : el("circle", { class: "board-target-ring", cx: s.x, cy: s.y, r: s.w / 2 + 7 });
+    g.appendChild(ring);
+    const pick = () => { if (onPick) onPick(s.id); };
+    g.addEventListener("click", pick);
+    g.addEventListener("keydown", (ev) => {
+      if (ev.key === "Enter" || ev.key === " " || ev.key === "Spacebar") { ev.preventDefault(); pick(); }
+    });
+  } else {
+    g.setAttribute("role", "img");
+    g.setAttribute("aria-label", label);
+  }
+  const { x, y } = s;
+  // the printed numbers and icons: a layer of their own, above the last moves' trails
+  const m = el("g", { class: "board-space-marks", "data-marks-for": s.id, "aria-hidden": "true" });
+  if (s.shape === "harbour") {
+    g.appendChild(el("rect", { class: "board-space-shape board-harbour", x: x - s.w / 2, y: y - s.h / 2, width: s.w, height: s.h, rx: s.rx ?? 12 }));
+    g.appendChild(el("path", { class: "board-quay", d: `M${x - s.w / 2 + 8},${y - s.h / 2 + 33} H${x + s.w / 2 - 8}` }));
+    m.appendChild(el("text", { class: "board-pr-name", x: x + 12, y: y - s.h / 2 + 18 }, "Port Royal"));
+    const bx = x - s.w / 2 + 14, by = y - s.h / 2 - 6;
+    m.appendChild(el("path", { class: "board-pr-star", d: starPath(bx, by, 21, 13.5) }));
+    m.appendChild(el("text", { class: "board-pr-score", x: bx, y: by + 1 }, String(layout.finish_score ?? 15)));
+  } else if (s.shape === "circle") {
+    g.appendChild(el("circle", { class: "board-space-shape board-sea-space", cx: x, cy: y, r: s.r }));
+    g.appendChild(el("path", { class: "board-sea-space-wave", d: `M${x - 17},${y + 19} q4,-3 8.5,0 t8.5,0 t8.5,0 t8.5,0` }));
+    m.appendChild(el("text", { class: "board-space-id", x, y: y - 15 }, String(s.id)));
+    m.appendChild(el("text", { class: "board-cost", x: x - 6, y: y + 5 }, String(s.cost)));
+    m.appendChild(foodIcon(x + 11, y + 4));
+  } else if (s.shape === "square") {
+    const h = s.w / 2, c = s.rx ?? 15;
+    g.appendChild(el("rect", { class: "board-space-shape board-port-space", x: x - h, y: y - h, width: 2 * h, height: 2 * h, rx: c }));
+    g.appendChild(el("path", { class: "board-port-roof", d: `M${x - h},${y - h + c} a${c},${c} 0 0 1 ${c},${-c} h${2 * h - 2 * c} a${c},${c} 0 0 1 ${c},${c} v5 h${-2 * h} Z` }));
+    m.appendChild(el("text", { class: "board-space-id on-roof", x, y: y - h + 10 }, String(s.id)));
+    m.appendChild(el("text", { class: "board-cost on-port", x: x - 7, y: y + 9 }, String(s.cost)));
+    m.appendChild(coinIcon(x + 11, y + 8));
+  } else {
+    g.appendChild(el("path", { class: "board-space-shape board-rock", d: rockPath(s.id, x, y, s.w / 2) }));
+    g.appendChild(el("path", { class: "board-rock-light", d: `M${x - 20},${y - 10} q8,-14 24,-16` }));
+    m.appendChild(el("text", { class: "board-space-id on-rock", x, y: y - 15 }, String(s.id)));
+    m.appendChild(skull(x, y + 6));
+    if (tokens.has(s.id)) {
+      const t = chest(x + 16, y + 15);
+      t.setAttribute("data-token", s.id);
+      t.classList.add("board-token");
+      m.appendChild(t);
+    }
+  }
+  return [g, m];
+}
+
+function starPath(x, y, R, r) {
+  const pts = [];
+  for (let i = 0; i < 10; i++) {
+    const a = -Math.PI / 2 + (i * Math.PI) / 5, k = i % 2 ? r : R;
+    pts.push(`${r1(x + k * Math.cos(a))},${r1(y + k * Math.sin(a))}`);
+  }
+  return "M" + pts.join("L") + "Z";
+}
+
+// --- drawBoard ---------------------------------------------------------------------------------------
+
+function boardSvg(target, layout) {
+  let svg = target;
+  if (!(target instanceof SVGSVGElement)) {
+    svg = target.querySelector(":scope > svg.board");
+    if (!svg) { svg = el("svg"); target.replaceChildren(svg); }
+  }
+  if (svg.__boardLayout !== layout) {
+    svg.replaceChildren();
+    svg.setAttribute("viewBox", layout.viewBox || `0 0 ${layout.width} ${layout.height}`);
+    svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
+    svg.classList.add("board");
+    svg.setAttribute("role", "group");
+    svg.setAttribute("aria-roledescription", "board");
+    drawStatic(svg, layout);
+    for (const name of ["spaces", "trails", "marks", "ships", "hints", "legend"]) {
+      svg.appendChild(el("g", { class: `board-${name}`, "data-layer": name }));
+    }
+    svg.__boardLayout = layout;
+  }
+  return svg;
+}
+
+export function drawBoard(target, layout, view, names = [], options = {}) {
+  const svg = boardSvg(target, layout);
+  const layer = (name) => svg.querySelector(`:scope > [data-layer="${name}"]`);
+  const ships = view.ships || [];
+  const tokens = new Set(view.lair_tokens || []);
+  const targets = new Set((options.targets || []).map(Number));
+  const hints = options.hints || {};
+  const focused = document.activeElement && svg.contains(document.activeElement)
+    ? document.activeElement.getAttribute("data-space") : null;
+  const nameOf = (k) => names[k] ?? ships[k]?.name ?? `Ship ${k + 1}`;
+  const allNames = ships.map((sh) => nameOf(sh.ship));
+  svg.setAttribute("aria-label", "The board: " + ships.map((sh) => `${nameOf(sh.ship)} on ${sh.space === 0 ? "Port Royal" : "space " + sh.space}`).join(", "));
+
+  const byspace = new Map();
+  for (const sh of ships) {
+    if (!byspace.has(sh.space)) byspace.set(sh.space, []);
+    byspace.get(sh.space).push(sh);
+  }
+  const spaces = layer("spaces"), marks = layer("marks");
+  spaces.replaceChildren();
+  marks.replaceChildren();
+  // targets last, so their rings are drawn over their neighbours
+  const order = [...layout.spaces].sort((a, b) => targets.has(a.id) - targets.has(b.id));
+  for (const s of order) {
+    const [shape, printed] = drawSpace(layout, s, { tokens, targets, hints, here: byspace.get(s.id) || [], names: allNames, onPick: options.onPick });
+    spaces.appendChild(shape);
+    marks.appendChild(printed);
+  }
+
+  drawTrails(layer("trails"), layout, ships, options.lastMoves || {});
+
+  const shipLayer = layer("ships");
+  shipLayer.replaceChildren();
+  for (const [space, here] of byspace) {
+    const s = layout.spaces[space];
+    if (!s) continue;
+    const at = spots(s, here.length);
+    const letters = labels(here.map((sh) => nameOf(sh.ship)), s.shape !== "harbour" && here.length >= 2);
+    here.forEach((sh, i) => {
+      const colour = shipColor(sh.ship, sh.ghost);
+      const { x, y, s: k, font } = at[i];
+      const g = el("g", { class: "ship board-ship" + (sh.ghost ? " ghost" : ""), "data-ship": sh.ship, "data-space": space,
+        "data-x": r1(x), "data-y": r1(y), "data-s": r1(k * 100) / 100, transform: `translate(${r1(x)},${r1(y)}) scale(${r1(k * 100) / 100})` });
+      g.appendChild(el("title", {}, `${nameOf(sh.ship)} (${colourName(sh.ship, sh.ghost)}), ${space === 0 ? "in Port Royal" : "on space " + space}`));
+      g.appendChild(shipShape(colour, letters[i], sh.ghost, r1(font / (r1(k * 100) / 100))));
+      shipLayer.appendChild(g);
+    });
+  }
+
+  drawHints(layer("hints"), layout, targets, hints);
+  drawLegend(layer("legend"), layout, ships, nameOf, view.captain);
+  svg.__board = { layout, view };
+
+  if (focused !== null) {
+    const again = svg.querySelector(`.board-space.target[data-space="${focused}"]`);
+    if (again) again.focus({ preventScroll: true });
+  }
+  return svg;
+}
+
+function drawTrails(layer, layout, ships, lastMoves) {
+  layer.replaceChildren();
+  for (const [key, move] of Object.entries(lastMoves)) {
+    if (!Array.isArray(move) || move.length < 2) continue;
+    const ship = Number(key);
+    const sh = ships.find((x) => x.ship === ship);
+    const path = move.length > 2 ? move.map(Number) : trackPath(layout, Number(move[0]), Number(move[1]));
+    if (path.length < 2 || path[0] === path[path.length - 1]) continue;
+    const pts = path.map((id) => [layout.spaces[id].x, layout.spaces[id].y]);
+    // start and end at the edges of the first and last spaces, so both stay readable
+    const trim = (a, b, d) => {
+      const len = Math.hypot(b[0] - a[0], b[1] - a[1]) || 1;
+      return [a[0] + ((b[0] - a[0]) * d) / len, a[1] + ((b[1] - a[1]) * d) / len];
+    };
+    const first = layout.spaces[path[0]], last = layout.spaces[path[path.length - 1]];
+    pts[0] = trim(pts[0], pts[1], Math.min(first.w, first.h) / 2 - 4);
+    pts[pts.length - 1] = trim(pts[pts.length - 1], pts[pts.length - 2], Math.min(last.w, last.h) / 2 + 2);
+    const d = "M" + pts.map((p) => `${r1(p[0])},${r1(p[1])}`).join("L");
+    const colour = shipColor(ship, sh ? sh.ghost : false);
+    const g = el("g", { class: "board-trail", "data-ship": ship, "data-path": path.join(" "), "aria-hidden": "true" });
+    g.appendChild(el("path", { class: "board-trail-halo", d }));
+    g.appendChild(el("path", { class: "board-trail-line", d, stroke: colour }));
+    const [ex, ey] = pts[pts.length - 1], [px, py] = pts[pts.length - 2];
+    const a = Math.atan2(ey - py, ex - px);
+    const head = (k, off) => `${r1(ex + k * Math.cos(a + off))},${r1(ey + k * Math.sin(a + off))}`;
+    g.appendChild(el("path", { class: "board-trail-head", fill: colour,
+      d: `M${r1(ex)},${r1(ey)} L${head(-13, 0.45)} L${head(-13, -0.45)} Z` }));
+    layer.appendChild(g);
+  }
+}
+
+function drawHints(layer, layout, targets, hints) {
+  layer.replaceChildren();
+  const placed = [];
+  for (const id of targets) {
+    const text = hints[id] ?? hints[String(id)];
+    if (!text) continue;
+    const s = layout.spaces[id];
+    const w = Math.min(260, 16 + String(text).length * 8.4), h = 26;
+    const [ox, oy] = s.outward || [0, -1];
+    let box = null;
+    for (const side of [1, -1]) {
+      const d = (Math.max(s.w, s.h) / 2 + 22) * side;
+      let x = s.x + ox * d - w / 2, y = s.y + oy * d - h / 2;
+      x = Math.max(4, Math.min(layout.width - w - 4, x));
+      y = Math.max(4, Math.min(layout.height - h - 4, y));
+      box = { x, y, w, h };
+      if (!placed.some((p) => p.x < x + w && x < p.x + p.w && p.y < y + h && y < p.y + p.h)) break;
+    }
+    placed.push(box);
+    const g = el("g", { class: "board-hint", "data-hint-for": id, "aria-hidden": "true" });
+    g.appendChild(el("rect", { class: "board-hint-box", x: r1(box.x), y: r1(box.y), width: r1(box.w), height: h, rx: 8 }));
+    g.appendChild(el("text", { class: "board-hint-text", x: r1(box.x + box.w / 2), y: r1(box.y + h / 2 + 0.5) }, String(text)));
+    layer.appendChild(g);
+  }
+}
+
+function drawLegend(layer, layout, ships, nameOf, captain) {
+  layer.replaceChildren();
+  const L = layout.legend;
+  if (!L || !ships.length) return;
+  const h = 12 + ships.length * L.row + 6;
+  const g = el("g", { class: "board-legend-box", role: "list", "aria-label": "Ships and their colours" });
+  g.appendChild(el("rect", { class: "board-legend-paper", x: L.x, y: L.y, width: L.w, height: h, rx: 10 }));
+  ships.forEach((sh, i) => {
+    const y = L.y + 12 + i * L.row + L.row / 2;
+    const row = el("g", { class: "board-legend-row", role: "listitem", "data-ship": sh.ship });
+    const colour = shipColor(sh.ship, sh.ghost);
+    const token = el("g", { transform: `translate(${L.x + 26},${y}) scale(0.6)` });
+    token.appendChild(shipShape(colour, "", sh.ghost, 1));
+    row.appendChild(token);
+    let name = nameOf(sh.ship);
+    const full = name;
+    if ([...name].length > 22) name = [...name].slice(0, 21).join("") + "…";
+    const mark = sh.ship === captain ? "  (captain)" : "";
+    row.appendChild(el("text", { class: "board-legend-name", x: L.x + 48, y: y + 0.5 }, name + mark));
+    row.appendChild(el("title", {}, `${full}: ${colourName(sh.ship, sh.ghost)} ship`));
+    g.appendChild(row);
+  });
+  layer.appendChild(g);
+}
+
+// --- moveShip ---------------------------------------------------------------------------------------
+
+const reduceMotion = () => typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+// Glide `ship`'s token along `path` (a list of spaces; two spaces are filled in along the track),
+// space by space, ending where drawBoard put it. Call it after drawBoard drew the ship on its new
+// space. Resolves when the ship has arrived (at once with reduced motion, or if the board is
+// redrawn meanwhile). options: { stepMs: 260 }.
+export function moveShip(svg, ship, path, options = {}) {
+  const board = svg.__board || (svg.querySelector && svg.querySelector("svg.board")?.__board);
+  if (!(svg instanceof SVGSVGElement)) svg = svg.querySelector("svg.board");
+  const token = svg && svg.querySelector(`.board-ship[data-ship="${ship}"]`);
+  if (!board || !token || !path || path.length < 1) return Promise.resolve();
+  const layout = board.layout;
+  const route = path.length === 2 ? trackPath(layout, path[0], path[1]) : path.map(Number);
+  const end = { x: Number(token.dataset.x), y: Number(token.dataset.y), s: Number(token.dataset.s) };
+  const pts = route.map((id) => ({ x: layout.spaces[id].x, y: layout.spaces[id].y, s: Math.max(end.s, 0.8) }));
+  if (Number(token.dataset.space) === route[route.length - 1]) pts[pts.length - 1] = end;
+  const place = (p) => token.setAttribute("transform", `translate(${r1(p.x)},${r1(p.y)}) scale(${r1(p.s * 100) / 100})`);
+  if (reduceMotion() || pts.length < 2) { place(pts[pts.length - 1]); return Promise.resolve(); }
+  const stepMs = options.stepMs ?? 260;
+  const run = (token.__moveRun = (token.__moveRun || 0) + 1);
+  token.parentNode.appendChild(token);  // above the other ships while it sails
+  token.classList.add("moving");
+  return new Promise((resolve) => {
+    const t0 = performance.now();
+    const frame = (now) => {
+      if (!token.isConnected || token.__moveRun !== run) { resolve(); return; }
+      const t = Math.max(0, now - t0) / stepMs;
+      const i = Math.min(Math.floor(t), pts.length - 1);
+      if (i >= pts.length - 1) {
+        place(pts[pts.length - 1]);
+        token.classList.remove("moving");
+        resolve();
+        return;
+      }
+      const f = t - i, e = f < 0.5 ? 2 * f * f : 1 - 2 * (1 - f) * (1 - f);
+      const a = pts[i], b = pts[i + 1];
+      const lift = Math.sin(Math.PI * f) * 0.08;
+      place({ x: a.x + (b.x - a.x) * e, y: a.y + (b.y - a.y) * e, s: a.s + (b.s - a.s) * e + lift });
+      requestAnimationFrame(frame);
+    };
+    place(pts[0]);
+    requestAnimationFrame(frame);
+  });
+}
