@@ -160,9 +160,13 @@ def bench(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 def open_board(browser: Any, url: str, size: tuple[int, int], **spec: Any) -> Any:  # noqa: F811
+    """The test bench drawing `spec` (view, names, targets, hints, lastMoves, animate), with
+    no script error and nothing refused by the Content-Security-Policy (Chromium says so on the
+    console)."""
     page = browser.new_page(viewport={"width": size[0], "height": size[1]})
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.goto(url + "#" + urllib.parse.quote(json.dumps(spec)))
     page.wait_for_selector("body[data-drawn]")
     assert errors == []
@@ -429,6 +433,33 @@ def test_targets_are_picked_by_mouse_and_keyboard(browser: Any, bench: str) -> N
         page.keyboard.press(" ")
         page.wait_for_selector("body[data-picked='13 7 13']")
         assert page.evaluate("window.scrollX") == 0
+    finally:
+        page.close()
+
+
+def test_targets_without_on_pick_are_only_shown(browser: Any, bench: str) -> None:  # noqa: F811
+    page = open_board(
+        browser,
+        bench,
+        (1280, 800),
+        view={"ships": [ship(0, 6)]},
+        names=["Ann"],
+        targets=[7, 13],
+        hints={"7": "2 food"},
+        inert=True,
+    )
+    try:
+        assert page.locator(".space.target").count() == 0
+        previews = page.locator(".board-space.preview")
+        assert previews.evaluate_all("ts => ts.map(t => [t.dataset.space, t.tabIndex])") == [
+            ["7", -1],
+            ["13", -1],
+        ]
+        assert page.locator(".board-target-ring").count() == 2
+        assert page.locator(".board-hint").text_content() == "2 food"
+        page.locator("#space-13").dispatch_event("click")
+        page.wait_for_timeout(100)
+        assert page.get_attribute("body", "data-picked") is None
     finally:
         page.close()
 

@@ -1,7 +1,8 @@
 // The board's test bench: draws board.js for a view given in the fragment as JSON:
 //   #{"view": {"ships": [{"ship": 0, "space": 12, "ghost": false}], "lair_tokens": [4]},
 //     "names": ["Ann"], "targets": [13], "hints": {"13": "3 food"}, "lastMoves": {"0": [6, 12]},
-//     "animate": {"ship": 0, "path": [6, 7, 8], "stepMs": 200}}
+//     "animate": {"ship": 0, "path": [6, 7, 8], "stepMs": 200}, "inert": false}
+// ("inert": targets shown without an onPick, as where a card would lead)
 import { drawBoard, moveShip } from "/static/board.js";
 
 const DEMO = {
@@ -34,7 +35,7 @@ async function main() {
   const picked = [];
   const draw = () => drawBoard($("board"), layout, spec.view, spec.names || [], {
     targets: spec.targets || [], hints: spec.hints || {}, lastMoves: spec.lastMoves || {},
-    onPick: (space) => {
+    onPick: spec.inert ? null : (space) => {
       picked.push(space);
       $("picked").textContent = `picked ${picked.join(" ")}`;
       document.body.dataset.picked = picked.join(" ");

@@ -7,6 +7,8 @@
 //       view: the server's view (ships, lair_tokens); names: one per ship;
 //       options: { targets: [space], onPick(space), lastMoves: {ship: [from, …, to]},
 //                  hints: {space: "text"} }
+//       targets are ringed; with onPick they are buttons (.space.target: click, Enter, Space),
+//       without it only shown (.space.preview), e.g. where a card in the hand would lead.
 //   moveShip(svg, ship, path, options) -> Promise   glide a ship along a list of spaces
 //   trackPath(layout, from, to, steps) -> [space]   the spaces a move passes through
 //   shipColor(ship, ghost) -> "#rrggbb";  inkOn(colour) -> "#000000" or "#ffffff"
@@ -340,23 +342,26 @@ function drawSpace(layout, s, ctx) {
     "data-space": s.id });
   const label = describeSpace(layout, s, here, names, tokens, hint);
   g.appendChild(el("title", {}, label));
-  if (isTarget) {
-    g.classList.add("target");
-    g.setAttribute("tabindex", "0");
-    g.setAttribute("role", "button");
-    g.setAttribute("aria-label", `Move here: ${label}`);
+  if (isTarget) {  // a destination: clickable and focusable when there is an onPick, else only shown
     const ring = s.shape === "harbour"
       ? el("rect", { class: "board-target-ring", x: s.x - s.w / 2 - 7, y: s.y - s.h / 2 - 7, width: s.w + 14, height: s.h + 14, rx: 16 })
       : el("circle", { class: "board-target-ring", cx: s.x, cy: s.y, r: s.w / 2 + 7 });
     g.appendChild(ring);
-    const pick = () => { if (onPick) onPick(s.id); };
+  }
+  if (isTarget && onPick) {
+    g.classList.add("target");
+    g.setAttribute("tabindex", "0");
+    g.setAttribute("role", "button");
+    g.setAttribute("aria-label", `Move here: ${label}`);
+    const pick = () => onPick(s.id);
     g.addEventListener("click", pick);
     g.addEventListener("keydown", (ev) => {
       if (ev.key === "Enter" || ev.key === " " || ev.key === "Spacebar") { ev.preventDefault(); pick(); }
     });
   } else {
+    if (isTarget) g.classList.add("preview");
     g.setAttribute("role", "img");
-    g.setAttribute("aria-label", label);
+    g.setAttribute("aria-label", isTarget ? `A possible destination: ${label}` : label);
   }
   const { x, y } = s;
   // the printed numbers and icons: a layer of their own, above the last moves' trails
@@ -520,28 +525,41 @@ function drawTrails(layer, layout, ships, lastMoves) {
   }
 }
 
+// Each hint in a label beside its space, on whichever side covers least of the other spaces,
+// the other hints and the board's edge.
 function drawHints(layer, layout, targets, hints) {
   layer.replaceChildren();
   const placed = [];
+  const overlap = (a, b) => Math.max(0, Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x))
+    * Math.max(0, Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y));
+  const boxes = layout.spaces.map((q) => ({ id: q.id, x: q.x - q.w / 2, y: q.y - q.h / 2, w: q.w, h: q.h }));
   for (const id of targets) {
     const text = hints[id] ?? hints[String(id)];
     if (!text) continue;
     const s = layout.spaces[id];
-    const w = Math.min(260, 16 + String(text).length * 8.4), h = 26;
+    const w = Math.min(300, 18 + [...String(text)].length * 8.6), h = 26;
     const [ox, oy] = s.outward || [0, -1];
-    let box = null;
-    for (const side of [1, -1]) {
-      const d = (Math.max(s.w, s.h) / 2 + 22) * side;
-      let x = s.x + ox * d - w / 2, y = s.y + oy * d - h / 2;
-      x = Math.max(4, Math.min(layout.width - w - 4, x));
-      y = Math.max(4, Math.min(layout.height - h - 4, y));
-      box = { x, y, w, h };
-      if (!placed.some((p) => p.x < x + w && x < p.x + p.w && p.y < y + h && y < p.y + p.h)) break;
+    let best = null;
+    for (let k = 0; k < 8; k++) {
+      const a = (k * Math.PI) / 4, dx = Math.cos(a), dy = Math.sin(a);
+      const cx = s.x + dx * (s.w / 2 + w / 2 + 4), cy = s.y + dy * (s.h / 2 + h / 2 + 4);
+      const box = { x: cx - w / 2, y: cy - h / 2, w, h };
+      let cost = boxes.reduce((sum, q) => sum + (q.id === id ? 0 : overlap(box, q)), 0);
+      cost += placed.reduce((sum, q) => sum + 4 * overlap(box, q), 0);
+      const inside = overlap(box, { x: 2, y: 2, w: layout.width - 4, h: layout.height - 4 });
+      cost += 8 * (w * h - inside) - 30 * (dx * ox + dy * oy);
+      if (!best || cost < best.cost) best = { ...box, cost };
     }
-    placed.push(box);
+    best.x = Math.max(4, Math.min(layout.width - w - 4, best.x));
+    best.y = Math.max(4, Math.min(layout.height - h - 4, best.y));
+    placed.push(best);
     const g = el("g", { class: "board-hint", "data-hint-for": id, "aria-hidden": "true" });
-    g.appendChild(el("rect", { class: "board-hint-box", x: r1(box.x), y: r1(box.y), width: r1(box.w), height: h, rx: 8 }));
-    g.appendChild(el("text", { class: "board-hint-text", x: r1(box.x + box.w / 2), y: r1(box.y + h / 2 + 0.5) }, String(text)));
+    const bx = best.x + w / 2, by = best.y + h / 2, len = Math.hypot(bx - s.x, by - s.y) || 1;
+    const edge = Math.min(s.w, s.h) / 2 + 3;
+    g.appendChild(el("path", { class: "board-hint-leader",
+      d: `M${r1(s.x + ((bx - s.x) * edge) / len)},${r1(s.y + ((by - s.y) * edge) / len)} L${r1(bx)},${r1(by)}` }));
+    g.appendChild(el("rect", { class: "board-hint-box", x: r1(best.x), y: r1(best.y), width: r1(w), height: h, rx: 8 }));
+    g.appendChild(el("text", { class: "board-hint-text", x: r1(best.x + w / 2), y: r1(best.y + h / 2 + 0.5) }, String(text)));
     layer.appendChild(g);
   }
 }
