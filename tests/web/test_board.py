@@ -300,6 +300,62 @@ def test_every_text_on_the_board_is_at_least_11_px_at_1280(
             page.close()
 
 
+FITS = """() => {
+  const box = (e) => e.getBoundingClientRect();
+  const within = (a, b) => a.left >= b.left - 1 && a.right <= b.right + 1
+    && a.top >= b.top - 1 && a.bottom <= b.bottom + 1;
+  const out = [];
+  const check = (what, inner, outer) => { if (!within(box(inner), box(outer))) out.push(what); };
+  for (const m of document.querySelectorAll('[data-marks-for]')) {
+    const id = m.dataset.marksFor;
+    const shape = document.querySelector(`#space-${id} .board-space-shape`);
+    for (const t of m.querySelectorAll('text:not(.board-pr-score)')) {
+      check(`space ${id}: ${t.textContent}`, t, shape);
+    }
+  }
+  const paper = document.querySelector('.board-legend-paper');
+  for (const t of document.querySelectorAll('.board-legend-name')) {
+    check(`legend: ${t.textContent}`, t, paper);
+  }
+  for (const h of document.querySelectorAll('.board-hint')) {
+    check(`hint ${h.dataset.hintFor}`, h.querySelector('text'), h.querySelector('rect'));
+  }
+  for (const b of document.querySelectorAll('.board-score')) {
+    check(`score ${b.dataset.scoreFor}`, b.querySelector('text'), b.querySelector('circle'));
+  }
+  const svg = document.querySelector('svg.board');
+  for (const t of svg.querySelectorAll('text')) {
+    if (t.textContent) check(`board: ${t.textContent}`, t, svg);
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_every_label_fits_where_it_belongs(
+    browser: Any,  # noqa: F811
+    bench: str,
+    size: tuple[int, int],
+) -> None:
+    long = "Captain Bartholomew Roberts, the Terror of the Seven Seas"
+    page = open_board(
+        browser,
+        bench,
+        size,
+        view={"ships": SCENES["apart"], "lair_tokens": [4, 9, 44], "captain": 0},
+        names=[long, *NAMES[1:]],
+        targets=[1, 45, 49],
+        hints={"1": "2 food", "45": "7 doubloons · battle with Mary Read", "49": "3 food"},
+    )
+    try:
+        assert page.evaluate(FITS) == []
+        first = page.locator(".board-legend-name").first.text_content()
+        assert first.endswith("… (captain)") and first.startswith("Captain Bart")
+        assert page.locator(".board-legend-row title").first.text_content().startswith(long)
+    finally:
+        page.close()
+
+
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_port_royal_shows_15_and_the_red_line_its_minus_5(
     browser: Any,  # noqa: F811
@@ -422,6 +478,9 @@ def test_targets_are_picked_by_mouse_and_keyboard(browser: Any, bench: str) -> N
         assert targets.evaluate_all("ts => ts.map(t => t.getAttribute('tabindex'))") == ["0", "0"]
         page.locator("#space-13").click()
         page.wait_for_selector("body[data-picked='13']")
+        page.locator(".board-ship[data-ship='0']").click()  # a ship on a destination: no target
+        page.wait_for_timeout(100)
+        assert page.get_attribute("body", "data-picked") == "13"
         for _ in range(10):  # the keyboard alone: Tab to a target, Enter, then Space on the other
             page.keyboard.press("Tab")
             if page.evaluate("document.activeElement.dataset.space") == "7":

@@ -115,7 +115,7 @@ function spots(space, n) {
 
 // What each ship on a crowded space shows: both initials while there is room, then one letter,
 // two only where one would be ambiguous.
-function labels(names, crowded) {
+function shipLabels(names, crowded) {
   const two = names.map(initials);
   if (!crowded) return two;
   const one = two.map((t) => [...t][0]);
@@ -426,7 +426,7 @@ function boardSvg(target, layout) {
     svg.setAttribute("role", "group");
     svg.setAttribute("aria-roledescription", "board");
     drawStatic(svg, layout);
-    for (const name of ["spaces", "trails", "marks", "ships", "hints", "legend"]) {
+    for (const name of ["spaces", "trails", "labels", "ships", "hints", "legend"]) {
       svg.appendChild(el("g", { class: `board-${name}`, "data-layer": name }));
     }
     svg.__boardLayout = layout;
@@ -452,15 +452,15 @@ export function drawBoard(target, layout, view, names = [], options = {}) {
     if (!byspace.has(sh.space)) byspace.set(sh.space, []);
     byspace.get(sh.space).push(sh);
   }
-  const spaces = layer("spaces"), marks = layer("marks");
+  const spaces = layer("spaces"), labels = layer("labels");
   spaces.replaceChildren();
-  marks.replaceChildren();
+  labels.replaceChildren();
   // targets last, so their rings are drawn over their neighbours
   const order = [...layout.spaces].sort((a, b) => targets.has(a.id) - targets.has(b.id));
   for (const s of order) {
     const [shape, printed] = drawSpace(layout, s, { tokens, targets, hints, here: byspace.get(s.id) || [], names: allNames, onPick: options.onPick });
     spaces.appendChild(shape);
-    marks.appendChild(printed);
+    labels.appendChild(printed);
   }
 
   drawTrails(layer("trails"), layout, ships, options.lastMoves || {});
@@ -471,7 +471,7 @@ export function drawBoard(target, layout, view, names = [], options = {}) {
     const s = layout.spaces[space];
     if (!s) continue;
     const at = spots(s, here.length);
-    const letters = labels(here.map((sh) => nameOf(sh.ship)), s.shape !== "harbour" && here.length >= 2);
+    const letters = shipLabels(here.map((sh) => nameOf(sh.ship)), s.shape !== "harbour" && here.length >= 2);
     here.forEach((sh, i) => {
       const colour = shipColor(sh.ship, sh.ghost);
       const { x, y, s: k, font } = at[i];
@@ -479,6 +479,10 @@ export function drawBoard(target, layout, view, names = [], options = {}) {
         "data-x": r1(x), "data-y": r1(y), "data-s": r1(k * 100) / 100, transform: `translate(${r1(x)},${r1(y)}) scale(${r1(k * 100) / 100})` });
       g.appendChild(el("title", {}, `${nameOf(sh.ship)} (${colourName(sh.ship, sh.ghost)}), ${space === 0 ? "in Port Royal" : "on space " + space}`));
       g.appendChild(shipShape(colour, letters[i], sh.ghost, r1(font / (r1(k * 100) / 100))));
+      if (targets.has(space) && options.onPick) {  // a ship on a destination: a click picks it too
+        g.classList.add("on-target");
+        g.addEventListener("click", () => options.onPick(space));
+      }
       shipLayer.appendChild(g);
     });
   }
@@ -537,7 +541,12 @@ function drawHints(layer, layout, targets, hints) {
     const text = hints[id] ?? hints[String(id)];
     if (!text) continue;
     const s = layout.spaces[id];
-    const w = Math.min(300, 18 + [...String(text)].length * 8.6), h = 26;
+    const g = el("g", { class: "board-hint", "data-hint-for": id, "aria-hidden": "true" });
+    layer.appendChild(g);
+    const label = el("text", { class: "board-hint-text" });
+    g.appendChild(label);
+    fitText(label, String(text), layout.width / 2);
+    const w = Math.min(layout.width / 2, textWidth(label, [...String(text)].length * 8.6)) + 18, h = 26;
     const [ox, oy] = s.outward || [0, -1];
     let best = null;
     for (let k = 0; k < 8; k++) {
@@ -553,15 +562,30 @@ function drawHints(layer, layout, targets, hints) {
     best.x = Math.max(4, Math.min(layout.width - w - 4, best.x));
     best.y = Math.max(4, Math.min(layout.height - h - 4, best.y));
     placed.push(best);
-    const g = el("g", { class: "board-hint", "data-hint-for": id, "aria-hidden": "true" });
     const bx = best.x + w / 2, by = best.y + h / 2, len = Math.hypot(bx - s.x, by - s.y) || 1;
     const edge = Math.min(s.w, s.h) / 2 + 3;
-    g.appendChild(el("path", { class: "board-hint-leader",
-      d: `M${r1(s.x + ((bx - s.x) * edge) / len)},${r1(s.y + ((by - s.y) * edge) / len)} L${r1(bx)},${r1(by)}` }));
-    g.appendChild(el("rect", { class: "board-hint-box", x: r1(best.x), y: r1(best.y), width: r1(w), height: h, rx: 8 }));
-    g.appendChild(el("text", { class: "board-hint-text", x: r1(best.x + w / 2), y: r1(best.y + h / 2 + 0.5) }, String(text)));
-    layer.appendChild(g);
+    g.insertBefore(el("path", { class: "board-hint-leader",
+      d: `M${r1(s.x + ((bx - s.x) * edge) / len)},${r1(s.y + ((by - s.y) * edge) / len)} L${r1(bx)},${r1(by)}` }), label);
+    g.insertBefore(el("rect", { class: "board-hint-box", x: r1(best.x), y: r1(best.y), width: r1(w), height: h, rx: 8 }), label);
+    label.setAttribute("x", r1(bx));
+    label.setAttribute("y", r1(by + 0.5));
   }
+}
+
+// Shorten a drawn text element with an ellipsis until it is at most `width` wide.
+function fitText(t, text, width) {
+  t.textContent = text;
+  if (!t.isConnected || typeof t.getComputedTextLength !== "function") return;
+  let chars = [...text];
+  while (chars.length > 1 && t.getComputedTextLength() > width) {
+    chars = chars.slice(0, -1);
+    t.textContent = chars.join("").trimEnd() + "…";
+  }
+}
+
+function textWidth(t, fallback) {
+  const w = t.isConnected && typeof t.getComputedTextLength === "function" ? t.getComputedTextLength() : 0;
+  return w > 0 ? w : fallback;
 }
 
 function drawLegend(layer, layout, ships, nameOf, captain) {
@@ -570,23 +594,31 @@ function drawLegend(layer, layout, ships, nameOf, captain) {
   if (!L || !ships.length) return;
   const h = 12 + ships.length * L.row + 6;
   const g = el("g", { class: "board-legend-box", role: "list", "aria-label": "Ships and their colours" });
+  layer.appendChild(g);
   g.appendChild(el("rect", { class: "board-legend-paper", x: L.x, y: L.y, width: L.w, height: h, rx: 10 }));
   ships.forEach((sh, i) => {
     const y = L.y + 12 + i * L.row + L.row / 2;
     const row = el("g", { class: "board-legend-row", role: "listitem", "data-ship": sh.ship });
+    g.appendChild(row);
     const colour = shipColor(sh.ship, sh.ghost);
     const token = el("g", { transform: `translate(${L.x + 26},${y}) scale(0.6)` });
     token.appendChild(shipShape(colour, "", sh.ghost, 1));
     row.appendChild(token);
-    let name = nameOf(sh.ship);
-    const full = name;
-    if ([...name].length > 22) name = [...name].slice(0, 21).join("") + "…";
-    const mark = sh.ship === captain ? "  (captain)" : "";
-    row.appendChild(el("text", { class: "board-legend-name", x: L.x + 48, y: y + 0.5 }, name + mark));
-    row.appendChild(el("title", {}, `${full}: ${colourName(sh.ship, sh.ghost)} ship`));
-    g.appendChild(row);
+    const full = nameOf(sh.ship);
+    const text = el("text", { class: "board-legend-name", x: L.x + 48, y: y + 0.5 });
+    row.appendChild(text);
+    const room = L.w - 48 - 10;
+    if (sh.ship === captain) {
+      const mark = el("tspan", { class: "board-legend-captain" }, " (captain)");
+      text.appendChild(mark);
+      const markWidth = textWidth(mark, 84);
+      fitText(text, full, room - markWidth);  // (this takes the mark out)
+      text.appendChild(mark);
+    } else {
+      fitText(text, full, room);
+    }
+    row.appendChild(el("title", {}, `${full}: ${colourName(sh.ship, sh.ghost)} ship${sh.ship === captain ? ", the captain" : ""}`));
   });
-  layer.appendChild(g);
 }
 
 // --- moveShip ---------------------------------------------------------------------------------------
