@@ -101,10 +101,10 @@ const CROWD = {
 function spots(space, n) {
   const { x, y } = space;
   if (space.shape === "harbour") {
-    const one = n <= 3, per = one ? n : 3, s = one ? 0.95 : 0.66, dx = one ? 40 : 30;
+    const one = n <= 3, per = one ? n : 3, s = one ? 0.95 : 0.72, dx = one ? 40 : 33;
     return Array.from({ length: n }, (_, i) => {
       const row = Math.floor(i / per), col = i % per, inRow = Math.min(per, n - row * per);
-      return { x: x + (col - (inRow - 1) / 2) * dx, y: y + (one ? 17 : 3 + row * 26), s, font: 15 };
+      return { x: x + (col - (inRow - 1) / 2) * dx, y: y + (one ? 17 : 2 + row * 26), s, font: 15 };
     });
   }
   // a port's square holds a circle of 28, a rock's outline one of 27
