@@ -137,7 +137,7 @@ def play_app(ns: argparse.Namespace) -> JamaicaApp:
                       start=bool(kinds), found=found, note=note)  # fmt: skip
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="jamaica", description="Jamaica, the pirate race.")
     sub = parser.add_subparsers(dest="command", required=True)
     demo = sub.add_parser("demo", help="watch a whole game between bots, play by play")
@@ -236,6 +236,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     bsrv.add_argument("--seed", type=int, default=1)
     bsrv.add_argument("--spectators", type=int, default=0, metavar="N",
                       help="also run with N spectators on the first table")  # fmt: skip
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
     ns = parser.parse_args(argv)
     try:
         if ns.command == "demo":

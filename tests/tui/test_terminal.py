@@ -1,13 +1,17 @@
-"""The installed `jamaica play`, run in a real pseudo-terminal (tmux), read off the screen."""
+"""The installed `jamaica play`, run in a real pseudo-terminal (tmux) at 80×24 and 120×40, read
+off the screen: the dice, the hand and the question are there at every decision."""
 
 from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -22,39 +26,81 @@ def _need_tmux() -> None:
         pytest.skip("tmux is not installed")
 
 
-def test_play_in_a_real_terminal(tmp_path: Path) -> None:
-    _need_tmux()
-    save = tmp_path / "pty.json"
-    name = f"jamaica-test-{os.getpid()}"
-    socket = ["-L", name]  # a private tmux server, whatever else runs
-    cmd = f"{JAMAICA} play --seats human,greedy,greedy --seed 3 --delay 0 --save {save}"
-    env = {**os.environ, "TERM": "xterm-256color"}
-    subprocess.run(["tmux", *socket, "new-session", "-d", "-s", name, "-x", "160", "-y", "50",
-                    cmd], check=True, env=env)  # fmt: skip
-    try:
+class Terminal:
+    def __init__(self, name: str) -> None:
+        self.socket = ["-L", name]  # a private tmux server, whatever else runs
+        self.name = name
 
-        def screen_of() -> str:
-            return subprocess.run(["tmux", *socket, "capture-pane", "-t", name, "-p"],
-                                  capture_output=True, text=True).stdout  # fmt: skip
+    def screen(self) -> str:
+        return subprocess.run(["tmux", *self.socket, "capture-pane", "-t", self.name, "-p"],
+                              capture_output=True, text=True).stdout  # fmt: skip
 
-        end = time.monotonic() + 30
+    def keys(self, *keys: str) -> None:
+        subprocess.run(["tmux", *self.socket, "send-keys", "-t", self.name, *keys], check=True)
+
+    def wait_for(self, *words: str, timeout: float = 30) -> str:
+        end = time.monotonic() + timeout
         screen = ""
-        while time.monotonic() < end and "Anne Bonny:" not in screen:
+        while time.monotonic() < end:
+            screen = self.screen()
+            if all(w in screen for w in words):
+                return screen
             time.sleep(0.2)
-            screen = screen_of()
-        assert "Anne Bonny:" in screen, screen
-        assert "Port Royal" in screen and "Your hand:" in screen and "~ sea (food)" in screen
-        assert "1. " in screen
-        for _ in range(3):
-            subprocess.run(["tmux", *socket, "send-keys", "-t", name, "1"], check=True)
-            time.sleep(0.6)
-        subprocess.run(["tmux", *socket, "send-keys", "-t", name, "q"], check=True)
-        end = time.monotonic() + 15
-        while time.monotonic() < end and save.exists() is False:
-            time.sleep(0.2)
-        time.sleep(1)
-        data = json.loads(save.read_text())
-        assert data["game"] == "jamaica" and len(data["actions"]) > 10
-        assert [s["bot"] for s in data["seats"]] == [None, "greedy", "greedy"]
+        raise AssertionError(f"{words} never showed:\n{screen}")
+
+
+@contextmanager
+def terminal(cmd: str, size: tuple[int, int], cwd: Path) -> Iterator[Terminal]:
+    _need_tmux()
+    name = f"jamaica-test-{os.getpid()}-{size[0]}"
+    env = {**os.environ, "TERM": "xterm-256color"}
+    shell = f"cd {shlex.quote(str(cwd))} && {cmd}; echo EXIT=$?; sleep 30"
+    subprocess.run(["tmux", "-L", name, "new-session", "-d", "-s", name, "-x", str(size[0]),
+                    "-y", str(size[1]), shell], check=True, env=env)  # fmt: skip
+    try:
+        yield Terminal(name)
     finally:
-        subprocess.run(["tmux", *socket, "kill-server"], capture_output=True)
+        subprocess.run(["tmux", "-L", name, "kill-server"], capture_output=True)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_play_in_a_real_terminal(size: tuple[int, int], tmp_path: Path) -> None:
+    save = tmp_path / "pty.json"
+    cmd = f"{JAMAICA} play --seats human,greedy,greedy --seed 3 --delay 0 --save {save}"
+    with terminal(cmd, size, tmp_path) as t:
+        kinds = set()
+        for _ in range(12):
+            screen = t.wait_for("1. ", "Hand ", "Dice ", "Round ")
+            lines = screen.splitlines()
+            assert len(lines) <= size[1] and all(len(line) <= size[0] for line in lines)
+            assert "PR" in screen and "Save & quit" in screen
+            data = json.loads(save.read_text())
+            kinds.add(len(data["actions"]))
+            t.keys("1")
+            time.sleep(0.4)
+        t.keys("q")
+        screen = t.wait_for("EXIT=0")
+        assert f"The game is saved in {save}" in "".join(screen.splitlines())
+    data = json.loads(save.read_text())
+    assert data["game"] == "jamaica" and len(data["actions"]) > 10
+    assert [s["bot"] for s in data["seats"]] == [None, "greedy", "greedy"]
+    assert len(kinds) > 5  # the game moved on between the screens
+
+
+def test_plain_play_offers_the_saved_game_and_never_overwrites_it(tmp_path: Path) -> None:
+    save = tmp_path / "jamaica-save.json"
+    from jamaica import Config
+    from jamaica.session import GameSession, make_seats
+
+    session = GameSession(Config(3), make_seats(["human", "greedy", "greedy"]), 5, save)
+    session.run_until_human()
+    before = save.read_bytes()
+    with terminal(f"{JAMAICA} play", (80, 24), tmp_path) as t:
+        t.wait_for("An unfinished game is saved in", "resume it", "jamaica-save-2.json")
+        t.keys("n")
+        t.wait_for("Set sail", "jamaica-save-2.json")
+        t.keys("Escape")
+        screen = t.wait_for("EXIT=0")
+        assert "No game was started" in screen
+    assert save.read_bytes() == before
+    assert not (tmp_path / "jamaica-save-2.json").exists()

@@ -263,7 +263,7 @@ class Table(Screen[None]):
         ghosts = render.ghost_ships(view)
         played = render.played_order(events_, s.ns)
         turn = view["pending"]["player"]
-        self.query_one("#status", Drawn).show(lambda w: render.status_line(view, names))
+        self.query_one("#status", Drawn).show(lambda w: render.status_line(view, names, w))
         self.query_one("#ships", Drawn).show(
             lambda w: render.ships_text(view, names, w, detail=self.tall, played=played, turn=turn)
         )

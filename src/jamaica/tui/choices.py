@@ -17,7 +17,8 @@ from typing import Any
 from rich.text import Text
 
 from ..rules import State
-from ..rules.data import BACKWARD, CARD_NAMES, CARDS, FORWARD, ICON_NAMES
+from ..rules.actions import PAY
+from ..rules.data import BACKWARD, CARD_NAMES, CARDS, FORWARD, ICON_NAMES, RESOURCE_SHORT
 from ..rules.events import amount
 from . import render
 
@@ -169,35 +170,60 @@ def _holds(state: State, ship: int) -> list[tuple[str, int]]:
     return [(h["type"], h["count"]) for h in state.view(None)["ships"][ship]["holds"]]
 
 
-def pay_splits(state: State) -> list[tuple[tuple[int, ...], list[tuple[str, int]]]]:
-    """Every different way to pay what is owed (the holds left after), each with the one-token
-    payments that make it, found by playing them on copies of the state."""
+Holds = tuple[tuple[str, int], ...]
+
+
+def _take(holds: Holds, h: int) -> Holds:
+    kind, n = holds[h]
+    return (*holds[:h], ("-", 0) if n == 1 else (kind, n - 1), *holds[h + 1 :])
+
+
+def _rest_paid(holds: Holds, kind: str, owed: int) -> Holds:
+    """What the engine takes by itself once one way is left (`rules.holds.pay`): everything of
+    that kind if that is what is owed, else one at a time from the only hold it could be."""
+    while owed > 0:
+        have = [h for h, (t, n) in enumerate(holds) if t == kind and n > 0]
+        if sum(holds[h][1] for h in have) == owed:
+            return tuple(("-", 0) if t == kind else (t, n) for t, n in holds)
+        holds = _take(holds, have[0])
+        owed -= 1
+    return holds
+
+
+def pay_splits(state: State) -> list[tuple[tuple[int, ...], Holds]]:
+    """Every different way to pay what is owed, each with the one-token payments that make it
+    (played on copies of the state) and the holds it leaves (regular holds being alike, two ways
+    that leave the same contents are one)."""
     assert state.q is not None
-    _, who, (ship, resource, _) = state.q
-    seen: dict[tuple[Any, ...], tuple[tuple[int, ...], list[tuple[str, int]]]] = {}
-    frontier: list[tuple[State, tuple[int, ...]]] = [(state, ())]
-    done: list[tuple[tuple[int, ...], list[tuple[str, int]]]] = []
-    finished: set[tuple[Any, ...]] = set()
+    kind, who, (ship, resource, _) = state.q
+    word = RESOURCE_SHORT[resource]
+    seen: set[tuple[Any, ...]] = set()
+    frontier: list[tuple[State, tuple[int, ...]]] = [(state.clone(log=True), ())]
+    done: dict[tuple[Any, ...], tuple[tuple[int, ...], Holds]] = {}
     while frontier:
         nxt: list[tuple[State, tuple[int, ...]]] = []
         for s, seq in frontier:
+            assert s.q is not None
+            holds, owed = tuple(_holds(s, ship)), s.q[2][2]
             for a in s.legal:
-                c = s.clone(log=False)
+                after = _take(holds, int(a) - PAY)
+                c = s.clone(log=True)
                 c.apply(a)
-                holds = _holds(c, ship)
-                key = (*sorted(holds[:5]), *holds[5:])  # regular holds are interchangeable
                 q = c.q
-                paying = q is not None and q[0] == state.q[0] and q[1] == who and q[2][:2] == (
-                    ship, resource)  # fmt: skip
-                if paying:
+                # Still this payment: asked again, and nothing happened (a new payment, for the
+                # next space, begins with an event).
+                same = len(c.events or ()) == len(s.events or ())
+                if same and q is not None and q[:2] == (kind, who) and q[2][:2] == (ship, resource):
+                    now = tuple(_holds(c, ship))  # the engine may have taken more by itself
+                    key = (*sorted(now[:5]), *now[5:])
                     if key not in seen:
-                        seen[key] = ((*seq, int(a)), holds)
+                        seen.add(key)
                         nxt.append((c, (*seq, int(a))))
-                elif key not in finished:
-                    finished.add(key)
-                    done.append(((*seq, int(a)), holds))
+                    continue
+                after = _rest_paid(after, word, owed - 1)
+                done.setdefault((*sorted(after[:5]), *after[5:]), ((*seq, int(a)), after))
         frontier = nxt
-    return done
+    return list(done.values())
 
 
 def _pay(state: State, view: Mapping[str, Any], names: Sequence[str], prompt: Text) -> Question:
@@ -211,7 +237,7 @@ def _pay(state: State, view: Mapping[str, Any], names: Sequence[str], prompt: Te
         for h, ((_, n0), (_, n1)) in enumerate(zip(before, after, strict=True)):
             if n0 != n1:
                 where = "the 6th Hold" if h == 5 else f"hold {h + 1}"
-                parts.append(f"{n0 - n1} from {where} ({n0})")
+                parts.append(f"{n0 - n1} from {where} (of {n0})")
         text.append(", ".join(parts))
         text.append("  → left: ", "dim")
         text.append_text(render.holds_text([{"type": t, "count": n} for t, n in after]))

@@ -608,18 +608,24 @@ def turn_words(view: Mapping[str, Any], names: Sequence[str]) -> Text:
     return out
 
 
-def status_line(view: Mapping[str, Any], names: Sequence[str]) -> Text:
-    """The header: the round, the Captain, the dice, and whose turn it is."""
-    out = Text("Jamaica", style="bold")
-    out.append(f"  Round {view['round'] or '—'}  ")
-    cap = view["captain"]
-    if view["round"]:
-        out.append("⚑ Captain ", STYLES["token"])
-        out.append_text(name_text(cap, names[cap], False))
-        out.append("  ")
+def status_line(view: Mapping[str, Any], names: Sequence[str], width: int = 200) -> Text:
+    """The header, in one line of `width`: the round, the Captain, the dice, and whose turn it
+    is (shortened as needed: the title goes first, then the word "Captain")."""
+    turn = Text("▸ ", style="bold")
+    turn.append_text(turn_words(view, names))
     dice = view["dice"]
-    if dice["morning"]:
-        out.append(f"☀{dice['morning']} ☾{dice['evening']}  ", "bold")
-    out.append("▸ ", "bold")
-    out.append_text(turn_words(view, names))
+    cap = view["captain"]
+    for title, captain in ((True, True), (False, True), (False, False)):
+        out = Text("Jamaica  " if title else "", style="bold")
+        out.append(f"Round {view['round'] or '—'}  ")
+        if view["round"]:
+            out.append("⚑ Captain " if captain else "⚑ ", STYLES["token"])
+            out.append_text(name_text(cap, names[cap], False))
+            out.append("  ")
+        if dice["morning"]:
+            out.append(f"☀{dice['morning']} ☾{dice['evening']}  ", "bold")
+        out.append_text(turn)
+        if out.cell_len <= width:
+            return out
+    out.truncate(width, overflow="ellipsis")
     return out

@@ -1,0 +1,142 @@
+"""At 80×24 and at 120×40, every decision of a whole game shows the question, the dice, your
+hand and (during a battle) the battle without scrolling: read off the screen and checked by the
+widgets' places. The log wraps to its width, newest line at the bottom, also after a resize."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from textual.geometry import Region
+from textual.widget import Widget
+from textual.widgets import OptionList
+
+from jamaica import Config
+from jamaica.session import GameSession, make_seats
+from jamaica.tui.app import GameOver, HandOver, JamaicaApp, Table
+from jamaica.tui.widgets import Drawn, LogView
+
+from .screen import screen_text, until
+
+SIZES = [(80, 24), (120, 40)]
+
+
+def _deciding(app: JamaicaApp) -> bool:
+    """A human must answer (or take the keyboard), or the race is over."""
+    screen = app.screen
+    return isinstance(screen, GameOver | HandOver) or (
+        isinstance(screen, Table) and bool(screen.actions)
+    )
+
+
+def _on_screen(widget: Widget, screen: Region) -> None:
+    """The widget is shown whole, inside the screen above the footer's line."""
+    region = widget.region
+    assert widget.display and region.area > 0, widget
+    assert screen.contains_region(region), (widget, region, screen)
+    assert region.bottom <= screen.bottom - 1, (widget, region)  # the footer keeps its line
+    if isinstance(widget, Drawn):
+        lines = widget.lines(widget.content_size.width)
+        assert widget.content_size.height >= len(lines), (widget, lines)  # nothing cut off
+
+
+def _check_decision(app: JamaicaApp, seen: Counter[str]) -> None:
+    table = app.screen
+    assert isinstance(table, Table)
+    q = table.question
+    assert q is not None
+    screen = Region(0, 0, *app.size)
+    text = screen_text(app)
+    state = table.session.state
+    view = state.view(table.viewer)
+    for name in ("#status", "#you", "#prompt", "#options", "#board", "#ships"):
+        _on_screen(table.query_one(name), screen)
+    # the dice, the hand and the question, as the player reads them
+    assert "Dice " in text and "Hand " in text
+    for card in view["hand"]:
+        assert card in text, card
+    if view["dice"]["morning"]:
+        assert f"☀ morning {view['dice']['morning']}" in text
+    assert q.prompt.plain[:24] in " ".join(text.split()), q.prompt.plain
+    options = table.query_one("#options", OptionList)
+    assert options.highlighted is not None
+    first = q.choices[options.highlighted].label.plain[:12]
+    assert first in text, (first, text)
+    assert f"Round {state.rnd}" in text
+    if view["battle"] is not None:
+        _on_screen(table.query_one("#battle"), screen)
+        assert "⚔ Battle" in text
+        seen["battle"] += 1
+    seen[q.kind] += 1
+
+
+# players, seed: games where the player at the keyboard meets battles, the Sabre and payments
+GAMES = [(2, 7), (4, 12), (6, 5)]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize(("players", "seed"), GAMES, ids=lambda g: str(g))
+async def test_every_decision_of_a_whole_game_fits_the_screen(
+    size: tuple[int, int], players: int, seed: int
+) -> None:
+    session = GameSession(Config(players), make_seats(["human"] + ["greedy"] * (players - 1)),
+                          seed)  # fmt: skip
+    app = JamaicaApp(session, delay=0)
+    rng = random.Random(seed)
+    seen: Counter[str] = Counter()
+    async with app.run_test(size=size) as pilot:
+        while True:
+            await until(pilot, lambda: _deciding(app))
+            if isinstance(app.screen, GameOver):
+                break
+            await pilot.pause()
+            _check_decision(app, seen)
+            table = app.screen
+            assert isinstance(table, Table)
+            n = len(table.actions)
+            pick = rng.randrange(n)
+            if pick < 9:
+                await pilot.press(str(pick + 1))
+            else:  # further down the list: move there and press Enter
+                await pilot.press(*["down"] * pick, "enter")
+        text = screen_text(app)
+        assert "Winner" in text and ("reached Port Royal" in text or "round limit" in text)
+    assert seen["card"] and seen["move"] and seen["pay"] and seen["dice_order"], seen
+    assert seen["battle"] and seen["powder"], seen
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+async def test_the_log_wraps_to_its_width_and_again_after_a_resize(size: tuple[int, int]) -> None:
+    session = GameSession(Config(4), make_seats(["human", "greedy", "greedy", "greedy"]), 3)
+    app = JamaicaApp(session, delay=0)
+    async with app.run_test(size=size) as pilot:
+        for _ in range(6):
+            await until(pilot, lambda: isinstance(app.screen, Table) and bool(app.screen.actions))
+            await pilot.press("1")
+        await until(pilot, lambda: isinstance(app.screen, Table) and bool(app.screen.actions))
+        for width, height in (size, (100, 30), (70, 22), size):
+            await pilot.resize_terminal(width, height)
+            await pilot.pause(0.1)
+            log = app.screen.query_one("#log", LogView)
+            inner = log.content_size
+            lines = log.tail(inner.width, inner.height)
+            assert lines and all(line.cell_len <= inner.width for line in lines)
+            assert log.horizontal_scrollbar.display is False or not log.show_horizontal_scrollbar
+            newest = log.entries[-1].plain
+            text = " ".join(screen_text(app).split())
+            assert newest.split()[-1] in text  # the newest line's end is on screen
+            assert " ".join(newest.split()[-3:]) in text
+
+
+def test_a_wrapped_log_line_keeps_every_word() -> None:
+    from rich.console import Console
+    from rich.text import Text
+
+    from jamaica.tui.widgets import wrapped
+
+    line = Text("Olivier Levasseur moves forward from space 26 to space 32 (a 3-food sea space).")
+    for width in (10, 17, 30, 80):
+        out = wrapped(line, width, Console())
+        assert " ".join(t.plain.strip() for t in out).split() == line.plain.split()
+        assert all(t.cell_len <= width for t in out)
