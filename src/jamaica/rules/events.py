@@ -139,8 +139,24 @@ def space_words(space: int) -> str:
     return f"space {space} ({SPACE_TYPE_NAMES[t]})"
 
 
+CARD_WORDS: Final = {"food": "Food", "gun": "Gunpowder", "gold": "Doubloons", "fwd": "Forward",
+                     "back": "Backward"}  # fmt: skip
+
+
+def card_title(name: str) -> str:
+    """An action card in words: "fwd-gun" → "Forward / Gunpowder"."""
+    morning, evening = name.split("-")
+    return f"{CARD_WORDS[morning]} / {CARD_WORDS[evening]}"
+
+
 def describe(event: Sequence[int], players: int, names: Sequence[str] | None = None) -> str:
-    """The event in plain words; `names` (per ship) replaces the pirates' names."""
+    """The event in plain words (a sentence: its first letter a capital); `names` (per ship)
+    replaces the pirates' names."""
+    text = _describe(event, players, names)
+    return text[:1].upper() + text[1:]
+
+
+def _describe(event: Sequence[int], players: int, names: Sequence[str] | None = None) -> str:
     code, a = event[1], event[2:]
 
     def n(i: int) -> str:
@@ -153,7 +169,7 @@ def describe(event: Sequence[int], players: int, names: Sequence[str] | None = N
     if code == E_DRAW:
         return f"{n(0)} draws a card."
     if code == E_DRAW_SEEN:
-        return f"{n(0)} draws {CARD_NAMES[a[1]]}."
+        return f"{n(0)} draws {card_title(CARD_NAMES[a[1]])}."
     if code == E_CAPTAIN:
         return f"{n(0)} is the Captain."
     if code == E_ROLL:
@@ -163,9 +179,9 @@ def describe(event: Sequence[int], players: int, names: Sequence[str] | None = N
     if code == E_CHOSE:
         return f"{n(0)} chooses a card."
     if code == E_CHOSE_SEEN:
-        return f"{n(0)} chooses {CARD_NAMES[a[1]]}."
+        return f"{n(0)} chooses {card_title(CARD_NAMES[a[1]])}."
     if code == E_REVEAL:
-        return f"{n(0)} reveals {CARD_NAMES[a[1]]}."
+        return f"{n(0)} reveals {card_title(CARD_NAMES[a[1]])}."
     if code == E_MOVE:
         way = "forward" if a[3] else "backward"
         crossed = " across the start line" if a[4] else ""

@@ -31,20 +31,11 @@ from .data import (
     SPACE_COST,
     SPACE_TYPE,
 )
-from .events import amount, hold_name
+from .events import amount, card_title, hold_name
 from .ops import K_PAY
 
 if TYPE_CHECKING:
     from .state import State
-
-CARD_WORDS = {"food": "Food", "gun": "Gunpowder", "gold": "Doubloons", "fwd": "Forward",
-              "back": "Backward"}  # fmt: skip
-
-
-def card_title(name: str) -> str:
-    """ "fwd-gun" → "Forward / Gunpowder"."""
-    morning, evening = name.split("-")
-    return f"{CARD_WORDS[morning]} / {CARD_WORDS[evening]}"
 
 
 def _held(s: State, ship: int, resource: int) -> int:

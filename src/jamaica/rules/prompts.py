@@ -35,7 +35,7 @@ from .data import (
     SLOTS,
     TREASURE_TITLES,
 )
-from .events import amount, hold_name, space_words
+from .events import amount, card_title, hold_name, space_words
 from .events import ship_name as default_name
 from .ops import (
     C_BLIND,
@@ -103,7 +103,7 @@ def pending(s: State, names: Sequence[str] | None = None) -> Decision:
         labels = [f"{a - MORNING + 1} in the morning" for a in legal]
     elif kind == K_PLAY:
         prompt = f"{name}: choose an action card (morning {s.morning}, evening {s.evening})."
-        labels = [CARD_NAMES[a - PLAY] for a in legal]
+        labels = [card_title(CARD_NAMES[a - PLAY]) for a in legal]
     elif kind == K_MOVE:
         ship, mode, options = ctx
         who_moves = ship_name(ship, n)
@@ -111,9 +111,11 @@ def pending(s: State, names: Sequence[str] | None = None) -> Decision:
             prompt = f"{name}, Captain: where does the Ghost Ship go?"
         elif mode == 0:
             way = "forward" if options[0][2] else "backward"
-            prompt = f"{name}: {who_moves} moves {way} — choose the branch."
+            whose = "" if ship == who else f" for {who_moves}"
+            prompt = f"{name}: choose where to go {way}{whose}."
         else:
-            prompt = f"{name}: shortage — which route does {who_moves} fall back by?"
+            whose = "your ship" if ship == who else who_moves
+            prompt = f"{name}: shortage — by which route does {whose} fall back?"
         by_dest = {o[0]: o for o in options}
         for a in legal:
             dest, _, forward = by_dest[a - MOVE]
@@ -138,7 +140,8 @@ def pending(s: State, names: Sequence[str] | None = None) -> Decision:
     elif kind == K_POWDER:
         b = s.battle or [0, 0]
         ship = b[ctx[0]]
-        prompt = f"{name}: how much gunpowder does {ship_name(ship, n)} spend?"
+        whose = "" if ship == who else f" for {ship_name(ship, n)}"
+        prompt = f"{name}: how much gunpowder do you spend{whose}?"
         labels = [f"{a - POWDER} gunpowder" for a in legal]
     elif kind == K_SABRE:
         b = s.battle or [0, 0]
@@ -146,9 +149,8 @@ def pending(s: State, names: Sequence[str] | None = None) -> Decision:
         labels = ["roll again" if a == REROLL else "accept the roll" for a in legal]
     elif kind == K_SPOILS:
         winner, loser = ctx
-        prompt = (
-            f"{name}: {ship_name(winner, n)} won — choose the spoils from {ship_name(loser, n)}."
-        )
+        victor = "you won" if winner == who else f"{ship_name(winner, n)} won"
+        prompt = f"{name}: {victor} — choose the spoils from {ship_name(loser, n)}."
         for a in legal:
             if TAKE <= a < TAKE + SLOTS:
                 labels.append("take " + _hold(s, loser, a - TAKE))
@@ -175,7 +177,7 @@ def _chance_words(kind: int, legal: tuple[Action, ...], names: list[str]) -> tup
     if kind == C_DIE:
         return "Chance: the combat die is rolled.", [COMBAT_FACE_NAMES[a - DIE] for a in legal]
     if kind == C_DRAW:
-        return "Chance: an action card is drawn.", [CARD_NAMES[a - DRAW] for a in legal]
+        return "Chance: an action card is drawn.", [card_title(CARD_NAMES[a - DRAW]) for a in legal]
     if kind == C_TREASURE:
         return "Chance: a treasure card is drawn.", [TREASURE_TITLES[a - TREASURE] for a in legal]
     if kind == C_BLIND:

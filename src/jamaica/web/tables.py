@@ -21,8 +21,8 @@ from typing import Any
 from ..bots import FALLBACK, make_bot, parse_spec, safe_spec
 from ..rules import CHANCE, Action, Config, ParseError, State
 from ..rules.data import CARD_NAMES
-from ..rules.events import EVENT_NAMES, describe
-from ..rules.hints import card_preview, card_title, pay_plans
+from ..rules.events import EVENT_NAMES, card_title, describe
+from ..rules.hints import card_preview, pay_plans
 from ..rules.ops import T_CHOOSE
 from ..rules.view import can_see
 from ..rules.view import cards as cards_of
