@@ -300,6 +300,24 @@ def test_every_text_on_the_board_is_at_least_11_px_at_1280(
             page.close()
 
 
+def test_on_a_phone_costs_and_scores_stay_readable(browser: Any, bench: str) -> None:  # noqa: F811
+    """At 390 px the whole board is about 380 px wide: the costs, scores and marks a player reads
+    are drawn larger there (a media query), about 11 px."""
+    page = open_board(browser, bench, (390, 844), view={"ships": SCENES["apart"]}, names=NAMES)
+    try:
+        texts = page.evaluate(TEXTS)
+        sizes: dict[str, float] = {}
+        for t in texts:
+            cls = (t["cls"] or "").split()[0]
+            sizes[cls] = min(sizes.get(cls, 99.0), t["px"])
+        for cls in ("board-cost", "board-score-text", "board-pr-score", "board-minus5-text"):
+            assert sizes[cls] >= 8, (cls, sizes[cls])
+        assert sizes["board-cost"] >= 10.5
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    finally:
+        page.close()
+
+
 FITS = """() => {
   const box = (e) => e.getBoundingClientRect();
   const within = (a, b) => a.left >= b.left - 1 && a.right <= b.right + 1
