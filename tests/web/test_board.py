@@ -541,6 +541,30 @@ def test_targets_without_on_pick_are_only_shown(browser: Any, bench: str) -> Non
         page.close()
 
 
+def test_flash_space_calls_out_a_battle_then_fades(browser: Any, bench: str) -> None:  # noqa: F811
+    flashes = [
+        {"space": 9, "text": "Battle! Ann attacks Bob", "kind": "battle"},
+        {"space": 30, "text": "Shortage", "kind": "shortage", "ms": 300},
+    ]
+    page = open_board(
+        browser,
+        bench,
+        (1280, 800),
+        view={"ships": [ship(0, 9), ship(1, 9)]},
+        names=["Ann", "Bob"],
+        flash=flashes,
+    )
+    try:
+        battle = page.locator(".board-flash.battle[data-flash-for='9']")
+        assert battle.text_content() == "Battle! Ann attacks Bob"
+        box, svg = battle.bounding_box(), page.locator("svg.board").bounding_box()
+        assert svg["x"] <= box["x"] and box["x"] + box["width"] <= svg["x"] + svg["width"]
+        page.wait_for_selector(".board-flash.shortage", state="detached", timeout=3000)
+        assert battle.count() == 1
+    finally:
+        page.close()
+
+
 @pytest.mark.parametrize(
     ("path", "through", "never"),
     [

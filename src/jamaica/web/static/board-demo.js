@@ -2,8 +2,9 @@
 //   #{"view": {"ships": [{"ship": 0, "space": 12, "ghost": false}], "lair_tokens": [4]},
 //     "names": ["Ann"], "targets": [13], "hints": {"13": "3 food"}, "lastMoves": {"0": [6, 12]},
 //     "animate": {"ship": 0, "path": [6, 7, 8], "stepMs": 200}, "inert": false}
-// ("inert": targets shown without an onPick, as where a card would lead)
-import { drawBoard, moveShip } from "/static/board.js";
+// ("inert": targets shown without an onPick, as where a card would lead; "flash": [{"space": 9,
+// "text": "Battle!", "kind": "battle"}] called out with flashSpace)
+import { drawBoard, flashSpace, moveShip } from "/static/board.js";
 
 const DEMO = {
   view: {
@@ -44,6 +45,7 @@ async function main() {
   draw();
   document.body.dataset.drawn = "yes";
   if (spec.redraw) draw();
+  for (const f of spec.flash || []) flashSpace($("board"), f.space, f.text, { kind: f.kind, ms: f.ms ?? 60000 });
   if (spec.animate) {
     const a = spec.animate;
     $("animated").textContent = "sailing…";

@@ -10,6 +10,7 @@
 //       targets are ringed; with onPick they are buttons (.space.target: click, Enter, Space),
 //       without it only shown (.space.preview), e.g. where a card in the hand would lead.
 //   moveShip(svg, ship, path, options) -> Promise   glide a ship along a list of spaces
+//   flashSpace(svg, space, text, {kind, ms}) -> Promise   call out a battle, shortage, treasure
 //   trackPath(layout, from, to, steps) -> [space]   the spaces a move passes through
 //   shipColor(ship, ghost) -> "#rrggbb";  inkOn(colour) -> "#000000" or "#ffffff"
 
@@ -666,4 +667,37 @@ export function moveShip(svg, ship, path, options = {}) {
     place(pts[0]);
     requestAnimationFrame(frame);
   });
+}
+
+// Call out something that happens on a space (a battle, a shortage, a treasure, a load): a
+// label beside it and a pulse round it, for `ms`, then gone. kind: "battle", "shortage",
+// "treasure" or "info" (its colour). It survives no redraw (drawBoard clears it). Resolves when
+// it has faded.
+export function flashSpace(svg, space, text, options = {}) {
+  if (!(svg instanceof SVGSVGElement)) svg = svg.querySelector("svg.board");
+  const board = svg && svg.__board;
+  const s = board && board.layout.spaces[space];
+  const layer = svg && svg.querySelector(':scope > [data-layer="hints"]');
+  if (!s || !layer) return Promise.resolve();
+  const kind = ["battle", "shortage", "treasure"].includes(options.kind) ? options.kind : "info";
+  const ms = options.ms ?? 1600;
+  const g = el("g", { class: `board-flash ${kind}`, "data-flash-for": space, "aria-hidden": "true" });
+  g.appendChild(s.shape === "harbour"
+    ? el("rect", { class: "board-flash-ring", x: s.x - s.w / 2 - 6, y: s.y - s.h / 2 - 6, width: s.w + 12, height: s.h + 12, rx: 16 })
+    : el("circle", { class: "board-flash-ring", cx: s.x, cy: s.y, r: s.w / 2 + 6 }));
+  layer.appendChild(g);
+  if (text) {
+    const label = el("text", { class: "board-flash-text" });
+    g.appendChild(label);
+    fitText(label, String(text), board.layout.width / 2);
+    const w = textWidth(label, [...String(text)].length * 9) + 20, h = 30;
+    const above = s.y - s.h / 2 - h - 8 > 4;
+    const x = Math.max(4, Math.min(board.layout.width - w - 4, s.x - w / 2));
+    const y = above ? s.y - s.h / 2 - h - 8 : s.y + s.h / 2 + 8;
+    g.insertBefore(el("rect", { class: "board-flash-box", x: r1(x), y: r1(y), width: r1(w), height: h, rx: 9 }), label);
+    label.setAttribute("x", r1(x + w / 2));
+    label.setAttribute("y", r1(y + h / 2 + 0.5));
+  }
+  g.style.setProperty("--board-flash-ms", `${ms}ms`);  // CSSOM, which the policy allows
+  return new Promise((resolve) => setTimeout(() => { g.remove(); resolve(); }, ms));
 }
