@@ -452,7 +452,7 @@ def test_tooltips_labels_treasure_tokens_trails_and_hints(browser: Any, bench: s
         names=["Ann", "Bob", "Cy"],
         targets=[16, 17],
         hints={"16": "3 doubloons"},
-        lastMoves={"0": [6, 12], "1": [6, 15], "2": [14, 15]},
+        lastMoves={"0": [6, 12], "1": {"from": 6, "to": 15}, "2": [14, 15]},
     )
     try:
         titles = page.locator("svg.board .board-space > title").all_text_contents()

@@ -5,7 +5,7 @@
 //   drawBoard(svg, layout, view, names, options) -> the <svg>
 //       svg: an <svg> element (or a container to draw one into); layout: GET /api/board;
 //       view: the server's view (ships, lair_tokens); names: one per ship;
-//       options: { targets: [space], onPick(space), lastMoves: {ship: [from, …, to]},
+//       options: { targets: [space], onPick(space), lastMoves: {ship: [from, …, to] or {from, to}},
 //                  hints: {space: "text"} }
 //       targets are ringed; with onPick they are buttons (.space.target: click, Enter, Space),
 //       without it only shown (.space.preview), e.g. where a card in the hand would lead.
@@ -501,8 +501,10 @@ export function drawBoard(target, layout, view, names = [], options = {}) {
 
 function drawTrails(layer, layout, ships, lastMoves) {
   layer.replaceChildren();
-  for (const [key, move] of Object.entries(lastMoves)) {
-    if (!Array.isArray(move) || move.length < 2) continue;
+  for (const [key, given] of Object.entries(lastMoves)) {
+    // [from, …, to], or {from, to} (with a `path` if known)
+    const move = Array.isArray(given) ? given : given && (given.path || [given.from, given.to]);
+    if (!Array.isArray(move) || move.length < 2 || move.some((m) => !(m in layout.spaces))) continue;
     const ship = Number(key);
     const sh = ships.find((x) => x.ship === ship);
     const path = move.length > 2 ? move.map(Number) : trackPath(layout, Number(move[0]), Number(move[1]));
