@@ -13,8 +13,8 @@ from jamaica.cli import build_parser, play_app
 from jamaica.session import GameSession, make_seats
 from jamaica.tui.app import JamaicaApp, Setup, Table
 from jamaica.tui.replay import ReplayApp, ReplayScreen
-from jamaica.tui.screens import GameOver, Help, SavedGameFound
-from jamaica.tui.widgets import Drawn
+from jamaica.tui.screens import FullLog, GameOver, Help, SavedGameFound
+from jamaica.tui.widgets import Drawn, LogView
 
 from .screen import screen_text, until
 
@@ -258,3 +258,22 @@ async def test_a_payment_is_one_question_with_every_split() -> None:
         split = q.choices[-1].actions
         assert tuple(session.state.history[before : before + len(split)]) == split
         assert len(split) < owed  # the engine took the rest itself
+
+
+async def test_the_whole_log_opens_with_l_and_closes_with_escape() -> None:
+    session = GameSession(Config(3), make_seats(["human", "greedy", "greedy"]), 4)
+    app = JamaicaApp(session, delay=0)
+    async with app.run_test(size=SMALL) as pilot:
+        for _ in range(4):
+            await until(pilot, lambda: isinstance(app.screen, Table) and bool(app.screen.actions))
+            await pilot.press("1")
+        await until(pilot, lambda: isinstance(app.screen, Table) and bool(app.screen.actions))
+        table = app.screen
+        await pilot.press("l")
+        await until(pilot, lambda: isinstance(app.screen, FullLog))
+        await pilot.pause()
+        assert len(app.screen.lines) == len(table.query_one(LogView).entries) > 30
+        newest = app.screen.lines[-1].plain
+        assert " ".join(newest.split()[-3:]) in " ".join(screen_text(app).split())
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, Table))

@@ -244,6 +244,7 @@ class Table(Screen[None]):
 
     def on_resize(self, event: events.Resize) -> None:
         self._fit_classes(event.size.width, event.size.height)
+        self.query_one("#status", Drawn).refresh()
         self.call_after_refresh(self._fit_options)
 
     def _fit_classes(self, width: int, height: int) -> None:
@@ -257,13 +258,13 @@ class Table(Screen[None]):
     # --- drawing ---------------------------------------------------------------------------------
     def refresh_table(self) -> None:
         s = self.session.state
-        view = s.view(self.viewer)
+        view = self.view = s.view(self.viewer)
         names = self.names
         events_ = s.events_for(self.viewer, names)
         ghosts = render.ghost_ships(view)
         played = render.played_order(events_, s.ns)
         turn = view["pending"]["player"]
-        self.query_one("#status", Drawn).show(lambda w: render.status_line(view, names, w))
+        self.query_one("#status", Drawn).show(self._status)
         self.query_one("#ships", Drawn).show(
             lambda w: render.ships_text(view, names, w, detail=self.tall, played=played, turn=turn)
         )
@@ -276,8 +277,13 @@ class Table(Screen[None]):
         battle.display = view["battle"] is not None
         battle.show(lambda w: render.battle_panel(view, names))
         self.query_one("#log", LogView).set_entries(render.log_lines(events_, names, ghosts))
-        self.view = view
         self.show_question()
+
+    def _status(self, width: int) -> Text:
+        w, h = self.app.size
+        if w < 80 or h < 24:  # say why things are cut off
+            return Text(f"The terminal is {w}×{h}: the table needs 80×24 or more.", "bold")
+        return render.status_line(self.view, self.names, width)
 
     def draw_board(self) -> None:
         view = self.view
@@ -327,6 +333,7 @@ class Table(Screen[None]):
             )  # fmt: skip
             options.highlighted = 0
             options.focus()
+            self.note(self.save_error)  # an old "not your turn" goes; a failed save stays
         self.draw_board()
         self.call_after_refresh(self._fit_options)
 
@@ -387,8 +394,8 @@ class Table(Screen[None]):
                 s.step()
             except OSError as e:  # applied, not saved: the next save tries again
                 self.save_error = f"Could not save to {s.path}: {e.strerror or e}"
-            if not chance and self.delay:
-                self.app.call_from_thread(self.refresh_table)
+            if not chance and self.delay and s.waiting_for_bot_or_chance():
+                self.app.call_from_thread(self.refresh_table)  # show each bot's move a moment
                 time.sleep(self.delay)
         self.app.call_from_thread(self._bots_done)
 
@@ -443,6 +450,7 @@ class Outcome:
 
 class JamaicaApp(App[None]):
     TITLE = "Jamaica"
+    ENABLE_COMMAND_PALETTE = False
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False)]
 
     def __init__(

@@ -68,6 +68,9 @@ def question(state: State, player: int, names: Sequence[str]) -> Question:
         text = render.coloured_names(label, names, ghosts)
         if kind == "attack":
             text.append_text(_fighter(view, int(str(a).split()[1])))
+        elif kind == "powder":
+            assert state.q is not None
+            text.append_text(_firepower(view, state.q[2][0], int(str(a).split()[1])))
         labels.append(text)
     return Question(kind, prompt, tuple(Choice(t, (int(a),)) for t, a in
                                         zip(labels, d.actions, strict=True)))  # fmt: skip
@@ -78,6 +81,21 @@ def _fighter(view: Mapping[str, Any], ship: int) -> Text:
     powder = render.resources(s)["powder"]
     extra = ", Lady Beth +2" if "beth" in s["powers"] else ""
     return Text(f" ({powder} gunpowder{extra})", style="dim")
+
+
+def _firepower(view: Mapping[str, Any], side: int, powder: int) -> Text:
+    """ "→ firepower die + 3 against 7": what spending `powder` makes of this side's roll."""
+    b = view["battle"]
+    roles = ("attacker", "defender")
+    me, them = roles[side], roles[1 - side]
+    beth = 2 if "beth" in view["ships"][b[me]]["powers"] else 0
+    out = Text(f"  → firepower die + {powder + beth}", style="dim")
+    die = b[f"{them}_die"]
+    if die >= 0:
+        theirs = "★" if die == 5 else str(render.FACE_VALUES[die] + b[f"{them}_powder"] + (
+            2 if "beth" in view["ships"][b[them]]["powers"] else 0))  # fmt: skip
+        out.append(f" against {theirs}", "dim")
+    return out
 
 
 # --- cards ---------------------------------------------------------------------------------------

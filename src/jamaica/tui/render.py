@@ -423,13 +423,15 @@ def battle_panel(view: Mapping[str, Any], names: Sequence[str]) -> Text:
         line.append_text(name_text(ship, names[ship], ghost))
         line.append(f" {role}: ", "dim")
         beth = 2 if "beth" in view["ships"][ship]["powers"] else 0
-        line.append(f"{powder} powder" + (" +2 Beth" if beth else ""))
         if die < 0:
-            line.append(", die not rolled", "dim")
+            line.append(f"{powder} powder" + (" +2 Beth" if beth else ""))
+            line.append(", to roll", "dim")
         elif die == 5:
-            line.append(", rolled ★ — wins!", "bold")
+            line.append("rolled ★ — wins!", "bold")
         else:
-            line.append(f", die {FACES[die]} = ")
+            line.append(
+                f"die {FACES[die]} + {powder} powder" + (" + 2 Beth" if beth else "") + " = "
+            )
             line.append(str(FACE_VALUES[die] + powder + beth), "bold")
         lines.append(line)
     return Text("\n").join(lines)
@@ -509,16 +511,22 @@ def spend(have: dict[str, int], space: int) -> None:
 
 
 # --- the end -------------------------------------------------------------------------------------
-def ranking(view: Mapping[str, Any], names: Sequence[str]) -> Text:
-    """The final ranking: place, ship, position points, doubloons, treasures, total, 🏆."""
+def ranking(view: Mapping[str, Any], names: Sequence[str], width: int = 80) -> Text:
+    """The final ranking: place, ship, the score's parts (place, doubloons, treasures) and the
+    total, the winners marked; in a narrow column the parts go in brackets after the total."""
     ghosts = ghost_ships(view)
     tag_of = tags(names, ghosts)
     scores = view.get("scores", [])
     left = [ship["moves_left"] for ship in view["ships"]]
     order = sorted(range(len(scores)), key=lambda k: (-scores[k]["total"], left[k]))  # R8
     winners = view.get("winners", [])
+    narrow = width < 56
     name_w = min(24, max([cell_len(names[k]) for k in order] + [4]))
-    head = Text(f"     {'':<{name_w + 3}} place gold treas total", style="bold")
+    if narrow:
+        name_w = max(4, min(name_w, width - 26))
+        head = Text(f"{'':<{name_w + 8}}total (place+gold+treasure)", style="bold")
+    else:
+        head = Text(f"     {'':<{name_w + 3}} place gold treas total", style="bold")
     lines = [head]
     place = 0
     last: tuple[int, int] | None = None
@@ -526,29 +534,25 @@ def ranking(view: Mapping[str, Any], names: Sequence[str]) -> Text:
         sc = scores[k]
         if (sc["total"], left[k]) != last:
             place, last = i + 1, (sc["total"], left[k])
-        line = Text(f" {place:>2}. ")
+        line = Text(f"{place:>1}. " if narrow else f" {place:>2}. ")
         line.append_text(marker(k, tag_of[k], k in ghosts))
         line.append(" ")
-        line.append_text(name_text(k, names[k], k in ghosts))
-        line.append(" " * (name_w - cell_len(names[k])))
-        line.append(f" {sc['position']:>5} {sc['doubloons']:>4} {sc['treasures']:>5} ")
-        line.append(f"{sc['total']:>5}", "bold")
-        if k in winners:
-            line.append(" winner", f"bold {GOLD}")
+        name = name_text(k, names[k], k in ghosts)
+        name.truncate(name_w, overflow="ellipsis")
+        line.append_text(name)
+        line.append(" " * (name_w - name.cell_len))
+        if narrow:
+            line.append(f" {sc['total']:>4}", "bold")
+            line.append(f" ({sc['position']}+{sc['doubloons']}+{sc['treasures']})", "dim")
+            if k in winners:
+                line.append(" ★", f"bold {GOLD}")
+        else:
+            line.append(f" {sc['position']:>5} {sc['doubloons']:>4} {sc['treasures']:>5} ")
+            line.append(f"{sc['total']:>5}", "bold")
+            if k in winners:
+                line.append(" winner", f"bold {GOLD}")
         lines.append(line)
     return Text("\n").join(lines)
-
-
-def score_rows(view: Mapping[str, Any], names: Sequence[str]) -> list[tuple[str, ...]]:
-    rows: list[tuple[str, ...]] = []
-    winners = view.get("winners", [])
-    for k, sc in enumerate(view.get("scores", [])):
-        mark = "winner" if k in winners else ""
-        rows.append(
-            (names[k], str(sc["position"]), str(sc["doubloons"]), str(sc["treasures"]),
-             str(sc["total"]), mark)
-        )  # fmt: skip
-    return rows
 
 
 # --- the log and the status line -----------------------------------------------------------------

@@ -104,7 +104,7 @@ class ReplayScreen(Screen[None]):
         if s.is_terminal():
             reason = end_reason(self.session, names)
             scores.show(lambda w: Text.assemble((reason + "\n", "bold"),
-                                                render.ranking(view, names)))  # fmt: skip
+                                                render.ranking(view, names, w)))  # fmt: skip
         self.query_one("#log", LogView).set_entries(render.log_lines(events_, names, ghosts))
 
     def action_step(self, delta: int) -> None:
@@ -127,6 +127,7 @@ class ReplayScreen(Screen[None]):
 
 class ReplayApp(App[None]):
     TITLE = "Jamaica — replay"
+    ENABLE_COMMAND_PALETTE = False
 
     def __init__(self, session: GameSession) -> None:
         super().__init__()
