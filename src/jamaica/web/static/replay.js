@@ -1,32 +1,260 @@
-// Step through any game as a spectator sees it.
-import { drawBattle, drawBoard, drawShips, el, scoreTable } from "/static/common.js";
+// Step through any game as a spectator sees it: by decision, by round, or playing at a speed;
+// a chart of every ship's score over the rounds; the final table.
+import { el } from "/static/common.js";
+import { BoardView, ready as boardReady, shipColour } from "/static/boardview.js";
+import { icon } from "/static/icons.js";
+import { Log } from "/static/log.js";
+import { BattlePanel, DicePanel, drawShips, scoreTable } from "/static/panels.js";
 
 const tableId = location.pathname.split("/").pop();
 const $ = (id) => document.getElementById(id);
-let layout = null, step = 0, steps = 0;
+const NS = "http://www.w3.org/2000/svg";
+const STEP_MS = 700; // one decision per tick at normal speed
+let layout = null, board = null, names = [], ghost = -1;
+let step = 0, steps = 0, round = 0, playing = null, loading = 0;
+const starts = new Map(); // round -> {step, view}: where each round begins
+const cache = new Map(); // step -> {round, view}
+const log = new Log($("log"), null);
+const dice = new DicePanel($("dice"));
+const battle = new BattlePanel($("battle"));
 
-async function show(n) {
+async function fetchStep(n) {
   const r = await fetch(`/api/tables/${tableId}/replay?step=${n}`);
   const d = await r.json();
-  if (d.error) { $("where").textContent = d.error; return; }
-  step = d.step; steps = d.steps;
-  $("where").textContent = ` step ${step} of ${steps} — round ${d.view.round} `;
-  drawBoard($("board"), layout, d.view, d.names);
-  drawShips($("ships"), d.view, d.names);
-  drawBattle($("battle"), d.view, d.names);
-  $("log").replaceChildren(...d.events.slice(-150).map((t) => el("p", {}, t)));
-  $("log").scrollTop = $("log").scrollHeight;
-  const fin = $("final");
-  fin.hidden = !d.view.game_over;
-  fin.replaceChildren(...(d.view.game_over ? [scoreTable(d.view, d.names)] : []));
+  if (!r.ok || d.error) throw new Error(d.error || `error ${r.status}`);
+  cache.set(d.step, { round: d.view.round, view: d.view });
+  return d;
 }
 
-$("first").onclick = () => show(0);
-$("prev").onclick = () => show(Math.max(0, step - 1));
-$("next").onclick = () => show(Math.min(steps, step + 1));
-$("last").onclick = () => show(steps);
+async function roundAt(n) {
+  if (!cache.has(n)) await fetchStep(n);
+  return cache.get(n).round;
+}
+
+/** Every round's first step, found by halving the intervals in which the round changes. */
+async function indexRounds() {
+  const mark = (r, n) => {
+    if (!starts.has(r) || starts.get(r).step > n) starts.set(r, { step: n, view: cache.get(n).view });
+  };
+  const split = async (lo, hi) => {
+    const [a, b] = await Promise.all([roundAt(lo), roundAt(hi)]);
+    if (a === b) return;
+    if (hi - lo === 1) {
+      for (let r = a + 1; r <= b; r++) mark(r, hi);
+      return;
+    }
+    const mid = (lo + hi) >> 1;
+    await split(lo, mid);
+    await split(mid, hi);
+  };
+  mark(await roundAt(0), 0);
+  const parts = 8;
+  const cuts = Array.from({ length: parts + 1 }, (_, i) => Math.round((steps * i) / parts));
+  await Promise.all(cuts.slice(1).map((c, i) => split(cuts[i], c)));
+  drawRounds();
+  drawChart();
+}
+
+function lineText(text) {
+  const t = String(text);
+  const m = /^Round (\d+) begins\./.exec(t);
+  if (m) return { kind: "round", args: [Number(m[1])], text: t };
+  const lower = t.toLowerCase();
+  const k = names.map((n, i) => [n, i]).sort((x, y) => y[0].length - x[0].length)
+    .find(([n]) => n && lower.startsWith(n.toLowerCase()));
+  return { kind: "line", args: k ? [k[1]] : [], text: t };
+}
+
+async function show(n) {
+  const token = ++loading;
+  let d;
+  try {
+    d = await fetchStep(Math.max(0, Math.min(n, steps || n)));
+  } catch (e) {
+    $("where").textContent = String(e.message || e);
+    return;
+  }
+  if (token !== loading) return; // a later request wins
+  names = d.names;
+  steps = d.steps;
+  step = d.step;
+  round = d.view.round;
+  ghost = d.view.ships.findIndex((s) => s.ghost);
+  $("where").textContent = `Round ${round} · step ${step} of ${steps}`;
+  board.draw(d.view, names, {});
+  drawShips($("ships"), d.view, names, null);
+  dice.show(d.view, names);
+  battle.fromView(d.view, names);
+  log.reset(names, null, ghost);
+  const events = d.events.map((e) => (typeof e === "string" ? lineText(e) : e));
+  for (const ev of events.slice(-250)) log.add(ev, false);
+  log.toBottom();
+  const fin = $("final");
+  fin.hidden = !d.view.game_over;
+  if (d.view.game_over) {
+    const w = d.view.winners.map((k) => names[k]).join(" and ");
+    $("winner").textContent = `The race is over. ${d.view.winners.length > 1 ? "Winners" : "Winner"}: ${w}`;
+    $("final-table").replaceChildren(scoreTable(d.view, names));
+    cache.set(step, { round, view: d.view });
+  }
+  $("first").disabled = $("prev").disabled = $("prevround").disabled = step === 0;
+  $("last").disabled = $("next").disabled = $("nextround").disabled = step >= steps;
+  for (const b of $("rounds").querySelectorAll("button")) b.setAttribute("aria-current", String(Number(b.dataset.round) === round));
+  if (step >= steps) pause();
+  drawChart();
+}
+
+// --- rounds and the chart ------------------------------------------------------------------------
+function drawRounds() {
+  const box = $("rounds");
+  box.replaceChildren(el("span", { class: "muted" }, "Round: "));
+  for (const r of [...starts.keys()].sort((a, b) => a - b)) {
+    if (r < 1) continue;
+    const b = el("button", { type: "button", "data-round": r, "aria-label": `Round ${r}` }, String(r));
+    b.setAttribute("aria-current", String(r === round));
+    b.addEventListener("click", () => { pause(); show(starts.get(r).step); });
+    box.appendChild(b);
+  }
+}
+
+function roundStep(delta) {
+  const rounds = [...starts.keys()].sort((a, b) => a - b);
+  if (delta < 0) {
+    const here = starts.get(round);
+    const target = here && here.step < step ? round : round - 1; // to the start of this round first
+    return starts.has(target) ? starts.get(target).step : 0;
+  }
+  const next = rounds.find((r) => r > round);
+  return next === undefined ? steps : starts.get(next).step;
+}
+
+/** A ship's score if the game ended now, from what a spectator sees: its place on the track and
+ * its doubloons (face-down treasures are secret until the end). */
+function publicScore(ship) {
+  const doubloons = ship.holds.filter((h) => h.type === "gold").reduce((n, h) => n + h.count, 0);
+  let place = layout.no_score ?? -5;
+  if (ship.finished) place = layout.finish_score ?? 15;
+  else if (ship.lap >= 0 && ship.space > 0) place = layout.spaces[ship.space].score ?? place;
+  return place + doubloons;
+}
+
+function drawChart() {
+  const points = [...starts.entries()].filter(([r]) => r >= 1).sort((a, b) => a[0] - b[0]);
+  const end = cache.get(steps);
+  const series = []; // per ship: [[x, score]]
+  const xs = points.map(([r]) => r);
+  const lastX = (xs[xs.length - 1] || 1) + 1;
+  if (!points.length) return;
+  const shipsN = points[0][1].view.ships.length;
+  for (let k = 0; k < shipsN; k++) {
+    const line = points.map(([r, p]) => [r, publicScore(p.view.ships[k])]);
+    if (end && end.view.game_over) line.push([lastX, end.view.scores[k].total]);
+    series.push(line);
+  }
+  const all = series.flat().map((p) => p[1]);
+  const lo = Math.min(-5, ...all), hi = Math.max(10, ...all);
+  const W = 420, H = 200, L = 30, R = 18, T = 8, B = 22;
+  const x = (v) => L + ((v - 1) / Math.max(1, lastX - 1)) * (W - L - R);
+  const y = (v) => T + (1 - (v - lo) / (hi - lo)) * (H - T - B);
+  const svg = document.createElementNS(NS, "svg");
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  svg.setAttribute("role", "img");
+  const add = (tag, attrs, text = null) => {
+    const e = document.createElementNS(NS, tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    if (text !== null) e.textContent = text;
+    svg.appendChild(e);
+    return e;
+  };
+  const tick = Math.max(5, Math.ceil((hi - lo) / 5 / 5) * 5);
+  for (let v = Math.ceil(lo / tick) * tick; v <= hi; v += tick) {
+    add("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), class: v === 0 ? "axis" : "grid" });
+    add("text", { x: L - 4, y: y(v) + 4, "text-anchor": "end" }, String(v));
+  }
+  const every = Math.max(1, Math.ceil(xs.length / 10));
+  xs.forEach((r, i) => { if (i % every === 0) add("text", { x: x(r), y: H - 6, "text-anchor": "middle" }, String(r)); });
+  if (end && end.view.game_over) add("text", { x: x(lastX), y: H - 6, "text-anchor": "middle" }, "end");
+  if (round >= 1) add("line", { x1: x(round), x2: x(round), y1: T, y2: H - B, class: "now" });
+  const summary = [];
+  series.forEach((line, k) => {
+    const ship = points[0][1].view.ships[k];
+    const colour = shipColour(k, ship.ghost);
+    add("polyline", { points: line.map(([a, b]) => `${x(a).toFixed(1)},${y(b).toFixed(1)}`).join(" "), fill: "none", stroke: colour, "stroke-width": ship.ghost ? 2.5 : 2, "stroke-dasharray": ship.ghost ? "5 3" : "none" });
+    const [lx, ly] = line[line.length - 1];
+    add("circle", { cx: x(lx), cy: y(ly), r: 3.5, fill: colour, stroke: "#000", "stroke-width": 0.8 });
+    summary.push(`${names[k]} ${ly}`);
+  });
+  svg.setAttribute("aria-label", `Scores over ${xs.length} rounds; last: ${summary.join(", ")}`);
+  $("chart").replaceChildren(svg);
+  const legend = $("legend");
+  legend.replaceChildren();
+  points[0][1].view.ships.forEach((ship, k) => {
+    const item = el("span");
+    const chip = el("span", { class: "chip", "aria-hidden": "true" });
+    chip.style.backgroundColor = shipColour(k, ship.ghost);
+    item.append(chip, document.createTextNode(names[k]));
+    legend.appendChild(item);
+  });
+}
+
+// --- playing -------------------------------------------------------------------------------------
+function play() {
+  if (step >= steps) show(0);
+  const b = $("play");
+  b.replaceChildren(icon("pause", 18, "icon"), el("span", {}, "Pause"));
+  b.setAttribute("aria-label", "Pause");
+  const tick = async () => {
+    if (!playing) return;
+    if (step >= steps) { pause(); return; }
+    await show(step + 1);
+    if (playing) playing = setTimeout(tick, STEP_MS * Number($("speed").value));
+  };
+  playing = setTimeout(tick, 10);
+}
+
+function pause() {
+  clearTimeout(playing);
+  playing = null;
+  const b = $("play");
+  b.replaceChildren(icon("play", 18, "icon"), el("span", {}, "Play"));
+  b.setAttribute("aria-label", "Play");
+}
+
+function button(id, glyph, words) {
+  const b = $(id);
+  b.replaceChildren(icon(glyph, 18, "icon"), el("span", { class: "btn-words" }, words));
+  b.title = b.getAttribute("aria-label");
+}
+
+button("first", "first", "Start");
+button("prevround", "prevround", "Round");
+button("prev", "prev", "Step");
+button("next", "next", "Step");
+button("nextround", "nextround", "Round");
+button("last", "last", "End");
+pause();
+$("first").onclick = () => { pause(); show(0); };
+$("prev").onclick = () => { pause(); show(Math.max(0, step - 1)); };
+$("next").onclick = () => { pause(); show(Math.min(steps, step + 1)); };
+$("last").onclick = () => { pause(); show(steps); };
+$("prevround").onclick = () => { pause(); show(roundStep(-1)); };
+$("nextround").onclick = () => { pause(); show(roundStep(1)); };
+$("play").onclick = () => (playing ? pause() : play());
+$("table-link").href = `/table/${tableId}`;
 document.addEventListener("keydown", (e) => {
-  if (e.key === "ArrowRight") show(Math.min(steps, step + 1));
-  if (e.key === "ArrowLeft") show(Math.max(0, step - 1));
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  const t = e.target;
+  if (t && (t.tagName === "SELECT" || t.tagName === "INPUT")) return;
+  const go = { ArrowRight: () => Math.min(steps, step + 1), ArrowLeft: () => Math.max(0, step - 1),
+    PageDown: () => roundStep(1), PageUp: () => roundStep(-1), Home: () => 0, End: () => steps }[e.key];
+  if (go) { e.preventDefault(); pause(); show(go()); }
 });
-fetch("/api/board").then((r) => r.json()).then((b) => { layout = b; show(0); });
+
+Promise.all([fetch("/api/board").then((r) => r.json()), boardReady]).then(async ([b]) => {
+  layout = b;
+  board = new BoardView($("board"), layout);
+  await show(0);
+  await fetchStep(steps);
+  await indexRounds();
+  drawRounds();
+});

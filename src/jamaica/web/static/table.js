@@ -1,5 +1,13 @@
-// A seat (or a spectator) at a table: one WebSocket, reconnecting by itself.
-import { cardElement, drawBattle, drawBoard, drawDice, drawShips, el, scoreTable } from "/static/common.js";
+// A seat (or a spectator) at a table: one WebSocket, reconnecting by itself; the updates play
+// out through the event queue (pacing.js); the question, the hand, the log and the panels.
+import { el } from "/static/common.js";
+import { BoardView, ready as boardReady, trackPath } from "/static/boardview.js";
+import { setUpHelp } from "/static/help.js";
+import { Log, summaryList } from "/static/log.js";
+import { BattlePanel, DicePanel, drawShips, flashShip, holdChange, scoreTable } from "/static/panels.js";
+import { PER_SPACE, Pacer, SPEEDS, baseDuration } from "/static/pacing.js";
+import { QuestionPanel } from "/static/question.js";
+import { cardTitle, clock, plain, promptWords } from "/static/words.js";
 
 const tableId = location.pathname.split("/").pop();
 // The seat and its secret come in the URL's fragment (#seat=0&token=…), which no browser sends
@@ -17,74 +25,238 @@ if (params === query && (query.has("token") || query.has("seat"))) {
 const $ = (id) => document.getElementById(id);
 // Answers after which reconnecting cannot help: say it once and stop.
 const FINAL = { no_table: true, unavailable: true };
-let layout = null, names = [], lastUpdate = null, socket = null, retry = 500, stopped = false;
+const TITLE = "Jamaica — table";
+const store = (() => { try { return window.localStorage; } catch { return null; } })();
+
+let layout = null, names = [], mySeat = null, ghost = -1, socket = null, retry = 500, stopped = false;
+let initial = true; // the next update is the present after a (re)connection: show it at once
+let shown = null; // the update whose state is on screen
+let lastMoves = {}; // ship -> {from, to}: its last move, marked on the board
+let pending = null; // an answer not yet accepted: {actions, turn, early, sent}
+let preview = null; // destinations of the card pointed at: [{space, cost, battle, shortage, time}]
+let board = null;
+let finished = false;
+
+const log = new Log($("log"), $("log-live"));
+const dice = new DicePanel($("dice"));
+const battle = new BattlePanel($("battle"));
+const question = new QuestionPanel(
+  { box: $("question"), prompt: $("prompt"), note: $("qnote"), options: $("options"), preview: $("preview"),
+    hand: $("hand"), handPanel: $("hand-panel") },
+  (actions) => act(actions),
+  (dests, draw = true) => { preview = dests; if (draw) drawBoard(); },
+);
 
 function status(text) { $("status").textContent = text; }
+function announce(text) { $("announce").textContent = text; }
 
-function logLine(text, cls = "") {
-  const log = $("log");
-  const p = el("p", cls ? { class: cls } : {}, text);
-  log.appendChild(p);
-  log.scrollTop = log.scrollHeight;
+// --- the event queue -----------------------------------------------------------------------------
+function playEvent(ev, u, animate) {
+  log.add(ev, animate);
+  const a = Array.isArray(ev.args) ? ev.args : null;
+  let spaces = 0;
+  if (animate) $("caption").textContent = plain(ev.text);
+  if (a && (ev.kind === "move" || ev.kind === "fallback")) {
+    const [ship, from, to] = a;
+    const forward = ev.kind === "move" ? Boolean(a[3]) : false;
+    const path = trackPath(layout, from, to, forward);
+    lastMoves[ship] = path;
+    spaces = path.length - 1;
+    if (animate && board) board.move(ship, path, spaces * PER_SPACE * pacer.effective());
+  } else if (a && ev.kind === "roll") {
+    dice.rolled(a[0], a[1], animate);
+  } else if (a && ev.kind === "dice") {
+    dice.placed(a[0], a[1], a[2], names, animate);
+  }
+  battle.event(ev, names, shown ? shown.view : null);
+  const change = holdChange(ev);
+  if (change && animate) flashShip($("ships"), change[0], change[1], change[2]);
+  return baseDuration(ev, spaces);
 }
 
-function send(msg) { if (socket && socket.readyState === 1) socket.send(JSON.stringify({ v: 1, ...msg })); }
-
-function act(action) {
-  send({ op: "act", action, turn: lastUpdate ? lastUpdate.turn : null });
-  $("question").hidden = true;
-}
-
-function render(u) {
+function settle(u) {
+  shown = u;
   const view = u.view;
-  const q = u.question;
-  const targets = q && q.kind === "move" ? q.context.destinations : [];
-  drawBoard($("board"), layout, view, names, targets, (space) => act(`move ${space}`));
-  drawShips($("ships"), view, names);
-  drawDice($("dice"), view);
-  drawBattle($("battle"), view, names);
-  const hand = $("hand");
-  hand.replaceChildren();
-  for (const c of view.hand || []) {
-    const card = cardElement(c);
-    if (q && q.kind === "card") {
-      card.classList.add("clickable");
-      card.addEventListener("click", () => act(`play ${c}`));
+  const isNew = question.show(u, { view, names, seat: mySeat, layout });
+  drawBoard();
+  drawShips($("ships"), view, names, mySeat);
+  dice.show(view, names);
+  battle.fromView(view, names);
+  if (u.question && isNew) newQuestion(u);
+  turnState(u);
+  showSince(u);
+  if (view.game_over) finish(view);
+}
+
+const pacer = new Pacer({
+  play: playEvent,
+  settle,
+  onChange(left) {
+    const skip = $("skip");
+    skip.hidden = left === 0;
+    skip.textContent = `Skip to now (${left})`;
+    document.body.dataset.queue = String(left);
+  },
+});
+
+function drawBoard() {
+  if (!shown || !board) return;
+  const q = shown.question;
+  const onPick = (space) => act([`move ${space}`]);
+  if (preview && preview.length) {
+    const hints = {};
+    for (const d of preview) {
+      const words = [d.cost, d.battle ? "battle" : "", d.shortage ? "shortage!" : ""].filter(Boolean).join(" · ");
+      const text = `${d.time === "evening" ? "Evening" : "Morning"}: ${words}`;
+      hints[d.space] = hints[d.space] && hints[d.space] !== text ? `${hints[d.space]} / ${text}` : text;
     }
-    hand.appendChild(card);
-  }
-  if (view.chosen) hand.appendChild(el("div", { class: "muted" }, `chosen: ${view.chosen}`));
-  for (const e of u.events) logLine(e.text, e.kind === "round" ? "round" : "");
-  for (const n of u.notes) logLine(n, "note");
-  const box = $("question");
-  if (q) {
-    $("prompt").textContent = q.prompt;
-    const opts = $("options");
-    opts.replaceChildren();
-    for (const o of q.options) {
-      const b = el("button", { "data-action": o.action }, o.label);
-      b.addEventListener("click", () => act(o.action));
-      opts.appendChild(b);
-    }
-    box.hidden = false;
+    board.draw(shown.view, names, { targets: [...new Set(preview.map((d) => d.space))], onPick: null, lastMoves, hints });
+  } else if (q && q.kind === "move") {
+    const targets = (q.context && q.context.destinations) || [];
+    board.draw(shown.view, names, { targets, onPick, lastMoves, hints: question.moveHints || {} });
   } else {
-    box.hidden = true;
-  }
-  if (view.game_over) {
-    const fin = $("final");
-    fin.hidden = false;
-    $("winner").textContent = "The race is over. Winner: " + view.winners.map((w) => names[w]).join(" and ");
-    fin.querySelector("table")?.remove();
-    fin.appendChild(scoreTable(view, names));
-    status("game over");
-  } else if (q) {
-    status("your turn");
-  } else {
-    const who = view.pending.player;
-    status(who === null ? "the dice are rolling…" : `waiting for ${names[who]}…`);
+    board.draw(shown.view, names, { targets: [], onPick: null, lastMoves, hints: {} });
   }
 }
 
+// --- whose turn ----------------------------------------------------------------------------------
+let countdownTimer = null;
+
+function newQuestion(u) {
+  const q = u.question;
+  preview = null;
+  announce("Your turn: " + promptWords(q.prompt, names[mySeat]));
+  if (!$("help").open) question.focusFirst();
+  if (soundOn) beep();
+}
+
+function turnState(u) {
+  const q = u.question;
+  const view = u.view;
+  const bar = $("banner");
+  bar.hidden = false;
+  bar.classList.toggle("mine", Boolean(q) && !view.game_over);
+  bar.classList.toggle("over", view.game_over);
+  if (view.game_over) {
+    banner("The game is over", ": see the scores below.");
+    document.title = "Game over — Jamaica";
+    status("The game is over.");
+    countdown(null);
+    return;
+  }
+  if (q) {
+    banner("Your turn", q.early ? ": choose your card (everyone chooses at the same time)" : `: ${promptWords(q.prompt, names[mySeat])}`);
+    document.title = "▶ Your turn — Jamaica";
+    status("Your turn");
+    let at = typeof q.deadline_at === "number" ? q.deadline_at : null;
+    if (at === null && typeof q.deadline === "number" && !q.early) at = (u.received || Date.now()) + q.deadline * 1000;
+    countdown(at);
+    return;
+  }
+  document.title = TITLE;
+  countdown(null);
+  const waiting = Array.isArray(u.waiting_for) ? u.waiting_for : view.pending.player === null ? [] : [view.pending.player];
+  const others = waiting.filter((k) => k !== mySeat).map((k) => names[k]);
+  let text;
+  if (u.early_choice && mySeat !== null) text = `You chose ${cardTitle(u.early_choice)}. Waiting for ${others.join(" and ") || "the others"}…`;
+  else if (!others.length) text = view.pending.chance ? "The dice are rolling…" : "Playing…";
+  else text = `Waiting for ${others.join(" and ")}…`;
+  banner(text, "");
+  status(text);
+}
+
+function banner(main, detail) {
+  $("banner-main").textContent = main;
+  $("banner-detail").textContent = detail;
+}
+
+function countdown(at) {
+  const box = $("countdown");
+  clearInterval(countdownTimer);
+  if (at === null) { box.hidden = true; return; }
+  const tick = () => {
+    const left = (at - Date.now()) / 1000;
+    box.hidden = false;
+    box.textContent = `${clock(left)} left`;
+    box.classList.toggle("urgent", left <= 10);
+    box.setAttribute("aria-label", `${Math.max(0, Math.ceil(left))} seconds left`);
+  };
+  tick();
+  countdownTimer = setInterval(tick, 250);
+}
+
+function showSince(u) {
+  const box = $("since");
+  const q = u.question;
+  if (!q || !(q.kind === "card" || q.kind === "dice_order")) { box.hidden = true; return; }
+  const list = summaryList(log.summary(), names, ghost);
+  box.hidden = !list;
+  $("since-list").replaceChildren(...(list ? [list] : []));
+}
+
+function finish(view) {
+  const fin = $("final");
+  fin.hidden = false;
+  const winners = view.winners.map((w) => names[w]).join(" and ");
+  $("winner").textContent = `The race is over. ${view.winners.length > 1 ? "Winners" : "Winner"}: ${winners}`;
+  $("final-table").replaceChildren(scoreTable(view, names, mySeat));
+  $("replay-link").href = `/replay/${tableId}`;
+  question.box.hidden = true;
+  $("hand-panel").hidden = true;
+  if (!finished) {
+    finished = true;
+    fin.scrollIntoView({ block: "start" });
+  }
+}
+
+// --- answering -----------------------------------------------------------------------------------
+function act(actions) {
+  const q = question.question;
+  if (!q || pending) return;
+  pending = { actions, turn: q.turn, early: Boolean(q.early), sent: false };
+  question.setBusy(true);
+  for (const b of $("options").querySelectorAll("button")) {
+    if (b.dataset.action === actions.join(";")) b.classList.add("picked");
+  }
+  if (socket && socket.readyState === 1) sendPending();
+  else question.say("Not connected: your answer is kept and will be sent as soon as the connection is back.", "warn");
+}
+
+function sendPending() {
+  if (!pending) return;
+  const msg = { op: "act", turn: pending.early ? null : pending.turn };
+  if (pending.actions.length === 1) msg.action = pending.actions[0];
+  else msg.actions = pending.actions;
+  send(msg);
+  pending.sent = true;
+  question.say("Sending…");
+}
+
+/** After reconnecting: send the kept answer if its question is still asked, else say so. */
+function resendPending(u) {
+  if (!pending) return;
+  const q = u.question;
+  let still = false;
+  if (q && pending.early) still = q.kind === "card" && q.options.some((o) => o.action === pending.actions[0]);
+  else if (q) still = u.turn === pending.turn;
+  if (still) {
+    sendPending();
+    question.setBusy(true);
+    question.say("Connected again: your answer was sent.");
+  } else {
+    const lost = pending.actions.join(", ");
+    pending = null;
+    question.setBusy(false);
+    log.note(`Your answer (${lost}) was not sent: the game moved on while the connection was down.`);
+    if (q) question.say("Your previous answer could not be sent: the game moved on. Please answer again.", "error");
+  }
+}
+
+function send(msg) {
+  if (socket && socket.readyState === 1) socket.send(JSON.stringify({ v: 1, ...msg }));
+}
+
+// --- the connection ------------------------------------------------------------------------------
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   socket = new WebSocket(`${proto}://${location.host}/ws/${tableId}`);
@@ -93,20 +265,40 @@ function connect() {
     const msg = JSON.parse(ev.data);
     if (msg.op === "welcome") {
       names = msg.names;
-      $("log").replaceChildren();
-      $("whoami").textContent = msg.seat === null ? "spectator" : `you are ${names[msg.seat]}`;
+      mySeat = msg.seat;
+      ghost = names.length > msg.config.players ? msg.config.players : -1;
+      initial = true;
+      pacer.clear();
+      log.reset(names, mySeat, ghost);
+      $("whoami").textContent = mySeat === null ? "Watching as a spectator" : `You are ${names[mySeat]}`;
     } else if (msg.op === "update") {
-      lastUpdate = msg;
-      render(msg);
+      msg.received = Date.now();
+      if (pending && pending.sent && (msg.turn !== pending.turn || (pending.early && msg.early_choice))) {
+        pending = null;
+      }
+      if (initial) {
+        initial = false;
+        pacer.push(msg, true);
+        log.toBottom();
+        resendPending(msg);
+      } else {
+        pacer.push(msg);
+      }
     } else if (msg.op === "error") {
       if (FINAL[msg.code]) {
         stopped = true;
-        logLine(`⚠ ${msg.message}`, "note");
-        status(msg.message);
+        log.note(`⚠ ${msg.message}`);
+        status(plain(msg.message));
         return;
       }
-      logLine(`⚠ ${msg.message}`, "note");
-      if (msg.code === "bad_token" || msg.code === "bad_seat") status(msg.message);
+      if (pending) {
+        pending = null;
+        question.setBusy(false);
+        question.say(`Not accepted: ${plain(msg.message)}.`, "error");
+        question.focusFirst();
+      }
+      log.note(`⚠ ${msg.message}`);
+      if (msg.code === "bad_token" || msg.code === "bad_seat") status(plain(msg.message));
       if (msg.code === "too_many_connections" || msg.code === "flooding") retry = 5000;
     }
   };
@@ -115,10 +307,82 @@ function connect() {
       stopped = true;
       return;
     }
-    status("connection lost — reconnecting…");
+    status("Connection lost — reconnecting…");
+    document.body.classList.add("offline");
+    if (pending) {
+      pending.sent = false;
+      question.say("Connection lost: your answer is kept and will be sent when the connection is back.", "warn");
+    }
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 5000);
   };
+  socket.addEventListener("open", () => document.body.classList.remove("offline"));
 }
 
-fetch("/api/board").then((r) => r.json()).then((b) => { layout = b; connect(); });
+// --- settings: speed, skip, sound, help, keys -----------------------------------------------------
+const speed = $("speed");
+for (const [v, label] of SPEEDS) speed.appendChild(el("option", { value: v }, label));
+speed.value = (store && store.getItem("jamaica.speed")) || "1";
+if (!SPEEDS.some(([v]) => v === speed.value)) speed.value = "1";
+pacer.factor = Number(speed.value);
+speed.addEventListener("change", () => {
+  pacer.factor = Number(speed.value);
+  if (store) store.setItem("jamaica.speed", speed.value);
+  if (pacer.factor === 0) pacer.skip();
+});
+$("skip").addEventListener("click", () => { pacer.skip(); question.focusFirst(); });
+
+let soundOn = Boolean(store && store.getItem("jamaica.sound") === "on");
+let audio = null;
+function soundButton() {
+  const b = $("sound");
+  b.textContent = soundOn ? "Sound on" : "Sound off";
+  b.setAttribute("aria-pressed", String(soundOn));
+}
+function beep() {
+  try {
+    audio = audio || new AudioContext();
+    const t = audio.currentTime;
+    for (const [f, at] of [[660, 0], [880, 0.14]]) {
+      const o = audio.createOscillator(), g = audio.createGain();
+      o.frequency.value = f;
+      g.gain.setValueAtTime(0.0001, t + at);
+      g.gain.exponentialRampToValueAtTime(0.15, t + at + 0.02);
+      g.gain.exponentialRampToValueAtTime(0.0001, t + at + 0.13);
+      o.connect(g).connect(audio.destination);
+      o.start(t + at);
+      o.stop(t + at + 0.15);
+    }
+  } catch { /* no sound here */ }
+}
+soundButton();
+$("sound").addEventListener("click", () => {
+  soundOn = !soundOn;
+  if (store) store.setItem("jamaica.sound", soundOn ? "on" : "off");
+  soundButton();
+  if (soundOn) beep();
+});
+
+const openHelp = setUpHelp($("help"), [$("help-open")]);
+document.addEventListener("keydown", (e) => {
+  if (e.ctrlKey || e.metaKey || e.altKey || $("help").open) return;
+  const t = e.target;
+  if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA")) return;
+  if (e.key === "?" || e.key === "h" || e.key === "H") { e.preventDefault(); openHelp(); return; }
+  if (/^[1-9]$/.test(e.key) && !question.box.hidden) {
+    const b = $("options").querySelectorAll("button")[Number(e.key) - 1];
+    if (b && !b.disabled) { e.preventDefault(); b.focus(); b.click(); }
+  }
+});
+
+// On a phone the question and the hand are pinned at the bottom: keep room for them.
+const dock = $("dock");
+new ResizeObserver(() => {
+  document.documentElement.style.setProperty("--dock-h", `${dock.offsetHeight}px`);
+}).observe(dock);
+
+Promise.all([fetch("/api/board").then((r) => r.json()), boardReady]).then(([b]) => {
+  layout = b;
+  board = new BoardView($("board"), layout);
+  connect();
+});

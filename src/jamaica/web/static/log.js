@@ -1,0 +1,161 @@
+// The log in plain words: player colours, a separator per round, your own events marked, the
+// newest line announced to screen readers, and a summary of what happened since your last turn.
+import { el } from "/static/common.js";
+import { shipColour } from "/static/boardview.js";
+import { RESOURCES, amount, isMine, plain, shipsOf } from "/static/words.js";
+
+const QUIET = new Set(["draw", "start"]); // a hidden draw says nothing a player needs
+
+export class Log {
+  constructor(box, live) {
+    this.box = box;
+    this.live = live;
+    this.names = [];
+    this.seat = null;
+    this.ghost = -1;
+    this.entries = [];
+    this.stick = true; // follow the newest line unless the reader scrolled up
+    this.auto = -1; // the scroll position this log set itself (its scroll events are not the reader's)
+    box.addEventListener("scroll", () => {
+      if (Math.abs(box.scrollTop - this.auto) > 2) this.stick = this.atBottom();
+    });
+    new ResizeObserver(() => { if (this.stick) this.toBottom(); }).observe(box);
+  }
+
+  reset(names, seat, ghost) {
+    this.names = names;
+    this.seat = seat;
+    this.ghost = ghost;
+    this.entries = [];
+    this.box.replaceChildren();
+  }
+
+  /** Add an event; `announce` also reads it out (aria-live) — not for a rebuilt history. */
+  add(ev, announce) {
+    const mine = isMine(ev, this.seat, this.names);
+    this.entries.push({ ev, mine });
+    if (QUIET.has(ev.kind)) return;
+    const text = plain(ev.text);
+    let p;
+    if (ev.kind === "round") {
+      p = el("p", { class: "round-sep" });
+      p.appendChild(el("span", {}, text.replace(/ begins\.$/, "")));
+    } else {
+      p = el("p", { class: `ev ev-${ev.kind}` + (mine ? " mine" : "") });
+      const ships = shipsOf(ev);
+      const chip = el("span", { class: "chip", "aria-hidden": "true" });
+      if (ships.length) chip.style.backgroundColor = shipColour(ships[0], ships[0] === this.ghost);
+      else chip.classList.add("none");
+      p.appendChild(chip);
+      this.words(p, text);
+      if (mine) p.appendChild(el("span", { class: "sr-only" }, " (you)"));
+    }
+    this.box.appendChild(p);
+    if (this.stick) this.scrollSoon();
+    if (announce && this.live) this.live.textContent = text;
+  }
+
+  note(text, announce = true) {
+    this.box.appendChild(el("p", { class: "note" }, plain(text)));
+    if (this.stick) this.scrollSoon();
+    if (announce && this.live) this.live.textContent = plain(text);
+  }
+
+  atBottom() {
+    const b = this.box;
+    return b.scrollHeight - b.scrollTop - b.clientHeight < 40;
+  }
+
+  /** Follow the newest line once per frame, not once per line (each read of the height lays
+   * the page out). */
+  scrollSoon() {
+    if (this.soon) return;
+    this.soon = requestAnimationFrame(() => {
+      this.soon = null;
+      if (this.stick) this.toBottom();
+    });
+  }
+
+  toBottom() {
+    this.box.scrollTop = this.box.scrollHeight;
+    this.auto = this.box.scrollTop;
+    this.stick = true;
+  }
+
+  /** The text with the ships' names in bold (as text nodes: names are never markup). */
+  words(p, text) {
+    const names = [...new Set(this.names)].filter(Boolean).sort((a, b) => b.length - a.length);
+    if (!names.length) { p.appendChild(document.createTextNode(text)); return; }
+    const esc = names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+    const re = new RegExp(`(${esc.join("|")})`, "gi");
+    let at = 0;
+    for (const m of text.matchAll(re)) {
+      if (m.index > at) p.appendChild(document.createTextNode(text.slice(at, m.index)));
+      p.appendChild(el("b", {}, m[0]));
+      at = m.index + m[0].length;
+    }
+    if (at < text.length) p.appendChild(document.createTextNode(text.slice(at)));
+  }
+
+  /** Index just after this seat's last turn (its last revealed card), or null. */
+  lastTurn() {
+    for (let i = this.entries.length - 1; i >= 0; i--) {
+      const e = this.entries[i];
+      if (e.ev.kind === "reveal" && e.mine) return i + 1;
+    }
+    return null;
+  }
+
+  /** What the others did since this seat's last turn, a line per ship. */
+  summary() {
+    const from = this.lastTurn();
+    if (from === null) return [];
+    const per = new Map();
+    const say = (ship, words) => {
+      if (!per.has(ship)) per.set(ship, []);
+      const list = per.get(ship);
+      if (list[list.length - 1] !== words) list.push(words);
+    };
+    const n = (k) => (k === this.seat ? "you" : this.names[k]);
+    for (const { ev } of this.entries.slice(from)) {
+      const a = ev.args;
+      const ships = shipsOf(ev);
+      if (!Array.isArray(a) || !ships.length || ships[0] === this.seat) continue; // the others'
+      const who = ships[0];
+      switch (ev.kind) {
+        case "move": case "fallback": {
+          const list = per.get(who) || [];
+          const i = list.findIndex((w) => w.startsWith("now on"));
+          if (i >= 0) list.splice(i, 1);
+          say(who, `now on ${a[2] === 0 ? "Port Royal" : "space " + a[2]}`);
+          break;
+        }
+        case "shortage": say(who, `ran short of ${RESOURCES[a[1]]}`); break;
+        case "battle": say(who, `attacked ${n(a[1])}`); break;
+        case "win": say(who, `beat ${n(a[1])}`); break;
+        case "tie": say(who, `tied with ${n(a[1])}`); break;
+        case "take": say(who, `took ${amount(a[3], a[2])} from ${n(a[1])}`); break;
+        case "steal_power": case "steal_blind": say(who, `stole a treasure from ${n(a[1])}`); break;
+        case "give": say(who, `gave ${n(a[1])} a cursed treasure`); break;
+        case "power": case "face_down": say(who, "found a treasure"); break;
+        case "finish": say(who, "reached Port Royal: the last round!"); break;
+        default: break;
+      }
+    }
+    return [...per.entries()].filter(([k]) => k !== this.seat).map(([ship, words]) => ({ ship, text: words.join(", ") }));
+  }
+}
+
+/** The summary as a list, or nothing. */
+export function summaryList(lines, names, ghost) {
+  if (!lines.length) return null;
+  const ul = el("ul", { class: "since" });
+  for (const { ship, text } of lines) {
+    const li = el("li");
+    const chip = el("span", { class: "chip", "aria-hidden": "true" });
+    chip.style.backgroundColor = shipColour(ship, ship === ghost);
+    li.append(chip, el("b", {}, names[ship]), document.createTextNode(" " + text + "."));
+    ul.appendChild(li);
+  }
+  return ul;
+}

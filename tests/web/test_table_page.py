@@ -1,0 +1,311 @@
+"""Issue 11 in a real browser (Debian's Chromium, headless) against a real server: whole games by
+clicking and by keyboard at a laptop's and a phone's size, no sideways scrolling, readable text,
+the countdown, paced events and "skip to now", and a click made while the server is down.
+
+Screenshots of the table are saved in tests/web/artifacts/ (git-ignored)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .server import Server
+from .test_browser import ARGS, CHROMIUM
+
+ARTIFACTS = Path(__file__).parent / "artifacts"
+SIZES = {"laptop": (1280, 800), "phone": (390, 844)}
+ANSWER = "#question:not([hidden]) #options button:not([disabled])"
+
+# WCAG's contrast of an element's text colour with the background it is drawn on (the first
+# ancestor with an opaque background), for every element the selector finds that shows text.
+CONTRAST_JS = """
+(selector) => {
+  const rgb = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
+  const lum = ([r, g, b]) => {
+    const f = (v) => { v /= 255; return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  const background = (e) => {
+    for (; e; e = e.parentElement) {
+      const c = rgb(getComputedStyle(e).backgroundColor);
+      if (c.length === 3 || (c.length === 4 && c[3] > 0.9)) return c.slice(0, 3);
+    }
+    return [255, 255, 255];
+  };
+  const out = [];
+  for (const e of document.querySelectorAll(selector)) {
+    const r = e.getBoundingClientRect();
+    if (!r.width || !r.height || !e.textContent.trim()) continue;
+    const s = getComputedStyle(e);
+    if (s.visibility === "hidden" || s.display === "none") continue;
+    const [a, b] = [lum(rgb(s.color).slice(0, 3)), lum(background(e))].sort((x, y) => y - x);
+    const ratio = Math.round(((a + 0.05) / (b + 0.05)) * 100) / 100;
+    out.push([selector, e.textContent.trim().slice(0, 40), ratio]);
+  }
+  return out;
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
+        if os.environ.get("JAMAICA_REQUIRE_BROWSER"):
+            pytest.fail(f"Chromium is required (JAMAICA_REQUIRE_BROWSER) but {CHROMIUM} is missing")
+        pytest.skip("Chromium is not installed")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server for the tests that never stop it."""
+    srv = Server(tmp_path_factory.mktemp("table-page") / "jamaica.db").start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+def open_page(browser: Any, url: str, size: str = "laptop", speed: str = "0") -> Any:
+    """A page in a context of its own; `speed` is the table's pace ("0": instant)."""
+    w, h = SIZES[size]
+    ctx = browser.new_context(viewport={"width": w, "height": h})
+    ctx.add_init_script(f"localStorage.setItem('jamaica.speed', '{speed}')")
+    page = ctx.new_page()
+    page.goto(url)
+    return page
+
+
+def no_sideways_scroll(page: Any) -> None:
+    width, inner = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert width <= inner, f"{page.url}: the page is {width} px wide in a {inner} px window"
+
+
+def screenshot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+
+
+STATE_JS = """() => {
+  const q = document.querySelector('#question');
+  const a = document.activeElement;
+  return { over: !!document.querySelector('#scores'), turn: q.dataset.turn, kind: q.dataset.kind,
+    options: q.hidden ? 0 : q.querySelectorAll('#options button:not([disabled])').length,
+    focused: !!(a && a.closest('#options')),
+    targets: document.querySelectorAll('.space.target').length };
+}"""
+TAKEN_JS = """t => { const q = document.querySelector('#question');
+  return q.hidden || q.dataset.turn !== t || !q.querySelector('#options button:not([disabled])')
+    || !!document.querySelector('#scores'); }"""
+
+
+def play_until_over(page: Any, *, keyboard: bool = False, seconds: float = 120) -> int:
+    """Answer every question until the score table shows: by clicking (now and then a card or a
+    space on the board, as a player would), or with the keyboard only. Returns the answers."""
+    answers = 0
+    end = time.monotonic() + seconds
+    while True:
+        assert time.monotonic() < end, "the game did not finish"
+        st = page.evaluate(STATE_JS)
+        if st["over"]:
+            return answers
+        if not st["options"]:
+            page.wait_for_selector(f"{ANSWER}, #scores", timeout=10_000)
+            continue
+        try:
+            if keyboard:
+                if answers % 3 == 1 and st["options"] > 1 and st["focused"]:
+                    page.keyboard.press("Tab")  # the next option, then Enter
+                    page.keyboard.press("Enter")
+                elif st["focused"]:
+                    page.keyboard.press("Enter" if answers % 2 else "Space")
+                else:
+                    page.keyboard.press("1")
+            elif answers % 2 and st["kind"] == "move" and st["targets"]:
+                page.locator(".space.target").first.dispatch_event("click")
+            else:  # a real click, not waiting for the page to stand still (the tokens sail on)
+                n = 1 if answers % 3 == 2 and st["options"] > 1 else 0
+                page.locator(ANSWER).nth(n).click(timeout=2000, force=True)
+        except Exception:  # the question changed under the click: look again
+            continue
+        answers += 1
+        page.wait_for_function(TAKEN_JS, arg=st["turn"], timeout=10_000)
+
+
+@pytest.mark.parametrize("size", ["laptop", "phone"])
+def test_a_whole_game_against_a_bot_by_clicking(shared: Server, browser: Any, size: str) -> None:
+    t = shared.table([("Ann", None), ("Bob", "greedy")])
+    page = open_page(browser, t["seats"][0]["url"], size)
+    page.wait_for_selector(ANSWER)
+    if page.get_attribute("#question", "data-kind") != "card":  # the Captain places the dice first
+        page.locator(ANSWER).first.click()
+    page.wait_for_selector("#question:not([hidden]) .card.clickable:not([disabled])")
+    page.locator("#options .card").first.hover()
+    page.wait_for_selector("#preview .preview-card")
+    no_sideways_scroll(page)
+    assert page.title() == "▶ Your turn — Jamaica"
+    assert page.inner_text("#banner-main") == "Your turn"
+    text = page.inner_text("#options")
+    assert not re.search(r"\b(fwd|gun|back)-|-(fwd|gun|back)\b", text), text  # words, not codes
+    screenshot(page, f"table-{size}")
+    assert play_until_over(page) > 5
+    no_sideways_scroll(page)
+    assert page.locator("#scores tr").count() == 4  # the header, two players, the Ghost Ship
+    assert "Winner" in page.inner_text("#winner")
+    assert page.title() == "Game over — Jamaica"
+    log = page.inner_text("#log")
+    assert "Round 2" in log
+    assert not re.search(r"\b(fwd|gun|food|gold|back)-(fwd|gun|food|gold|back)\b", log)
+    screenshot(page, f"table-{size}-end")
+    page.context.close()
+
+
+def test_a_keyboard_only_game_reaches_the_score_table(shared: Server, browser: Any) -> None:
+    t = shared.table([("Kim", None), ("Bob", "greedy")])
+    page = open_page(browser, t["seats"][0]["url"])
+    page.wait_for_selector(ANSWER)
+    # the new question has the focus: no mouse is needed
+    assert page.evaluate("!!document.activeElement.closest('#options')")
+    assert play_until_over(page, keyboard=True) > 5
+    assert page.locator("#scores tr").count() == 4
+    page.context.close()
+
+
+def test_no_sideways_scrolling_and_readable_text(shared: Server, browser: Any) -> None:
+    """Lobby, table and replay at both sizes; with six ships on a laptop the newest log line
+    shows; the main texts have a contrast of at least 4.5:1."""
+    done = shared.table([("Bot A", "greedy"), ("Bot B", "random")])
+    six = shared.table([("Ann", None)] + [(f"Bot {k}", "greedy") for k in range(1, 6)])
+    for size in SIZES:
+        lobby = open_page(browser, shared.url + "/", size)
+        lobby.wait_for_selector("#tables b")
+        no_sideways_scroll(lobby)
+        lobby.context.close()
+        replay = open_page(browser, f"{shared.url}/replay/{done['id']}", size)
+        replay.wait_for_selector("#rounds button")  # the game was over before the page asked
+        replay.click("#last")
+        replay.wait_for_selector("#scores")
+        no_sideways_scroll(replay)
+        assert replay.locator("#chart polyline").count() == 3
+        replay.context.close()
+        table = open_page(browser, six["seats"][0]["url"], size)
+        table.wait_for_selector(ANSWER)
+        no_sideways_scroll(table)
+        if size == "laptop":
+            box = table.locator("#log p").last.bounding_box()
+            assert box is not None and box["y"] + box["height"] <= SIZES["laptop"][1] + 1
+            assert table.locator("#options button").first.bounding_box()["y"] < SIZES["laptop"][1]
+            screenshot(table, "table-six-ships")
+            texts = [
+                "header h1", "#whoami", "#status", "#banner-main", "#banner-detail", "#prompt",
+                "#options .card-row", "#options .card-summary", ".qhint", "#log p",
+                ".ship-head .name", ".ship-where", ".hold", ".dice-note", "#since li",
+            ]  # fmt: skip
+            seen = [c for sel in texts for c in table.evaluate(CONTRAST_JS, sel)]
+            assert len(seen) > 30 and {c[0] for c in seen} >= {"#prompt", "#log p", ".hold"}
+            low = [c for c in seen if c[2] < 4.5]
+            assert not low, low
+        table.context.close()
+
+
+def test_the_countdown_shows_and_survives_a_reload(shared: Server, browser: Any) -> None:
+    t = shared.table([("Ann", None), ("Bob", "greedy")], seconds_per_decision=90)
+    page = open_page(browser, t["seats"][0]["url"])
+    page.wait_for_selector("#countdown:not([hidden])")
+
+    def seconds_left() -> int:
+        m = re.fullmatch(r"(\d+):(\d\d) left", page.inner_text("#countdown"))
+        assert m, page.inner_text("#countdown")
+        return int(m[1]) * 60 + int(m[2])
+
+    first = seconds_left()
+    assert 80 <= first <= 90
+    page.wait_for_timeout(2500)
+    page.reload()
+    page.wait_for_selector("#countdown:not([hidden])")
+    again = seconds_left()
+    assert again <= first - 2, (first, again)  # it went on, it did not start again
+    assert again >= first - 10
+    page.context.close()
+
+
+def test_events_are_paced_and_skip_shows_the_present(shared: Server, browser: Any) -> None:
+    t = shared.table([("Ann", None), ("Bob", "greedy")])
+    page = open_page(browser, t["seats"][0]["url"], speed="1")
+    # opening the page shows the present at once: the history is in the log, nothing is queued
+    page.wait_for_selector(ANSWER)
+    assert page.locator("#log p").count() >= 3
+    assert page.get_attribute("body", "data-queue") == "0"
+    paced = False
+    for _ in range(12):  # answer until the others' round has to be played out
+        page.locator(ANSWER).first.click()
+        start = time.monotonic()
+        page.wait_for_function(
+            f"() => document.body.dataset.queue > 0 || !!document.querySelector('{ANSWER}')",
+            timeout=10_000,
+        )
+        if page.get_attribute("body", "data-queue") == "0":
+            continue
+        queued = int(page.get_attribute("body", "data-queue") or 0)
+        if queued < 4:
+            page.click("#skip")
+            page.wait_for_selector(ANSWER)
+            continue
+        lines = page.locator("#log p").count()
+        page.wait_for_timeout(1000)
+        # a second later the round is still being shown, a few events on
+        left = int(page.get_attribute("body", "data-queue") or 0)
+        assert 0 < left < queued + 5, (queued, left)
+        assert page.locator("#log p").count() < lines + queued
+        assert time.monotonic() - start < 5
+        page.click("#skip")
+        page.wait_for_function("() => document.body.dataset.queue === '0'", timeout=2000)
+        assert page.locator("#skip").is_hidden()
+        paced = True
+        break
+    assert paced, "no answer was followed by a round to play out"
+    page.context.close()
+
+
+def test_a_click_while_disconnected_is_kept_and_sent(tmp_path: Path, browser: Any) -> None:
+    srv = Server(tmp_path / "jamaica.db").start()
+    again: Server | None = None
+    try:
+        t = srv.table([("Ann", None), ("Bob", "greedy")])
+        page = open_page(browser, t["seats"][0]["url"])
+        page.wait_for_selector(ANSWER.replace("#question", '#question[data-early="false"]'))
+        turn = int(page.get_attribute("#question", "data-turn") or -1)
+        srv.kill()
+        page.wait_for_selector("#status:has-text('reconnecting')")
+        page.locator(ANSWER).first.click()
+        assert "kept" in page.inner_text("#qnote")
+        assert page.locator("#options button.picked").count() == 1
+        again = Server(srv.db)
+        again.port = srv.port
+        again.start()
+        page.wait_for_function(  # the answer went through: the game moved on
+            "t => { const q = document.querySelector('#question');"
+            " return (q.hidden || Number(q.dataset.turn) > t)"
+            " && !document.body.classList.contains('offline'); }",
+            arg=turn,
+            timeout=20_000,
+        )
+        steps = again.get(f"/api/tables/{t['id']}/replay")["steps"]
+        assert steps > turn
+        page.context.close()
+    finally:
+        if again is not None:
+            again.stop()
+        srv.stop()
