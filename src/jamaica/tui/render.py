@@ -429,10 +429,9 @@ def battle_panel(view: Mapping[str, Any], names: Sequence[str]) -> Text:
         elif die == 5:
             line.append("rolled ★ — wins!", "bold")
         else:
-            line.append(
-                f"die {FACES[die]} + {powder} powder" + (" + 2 Beth" if beth else "") + " = "
-            )
-            line.append(str(FACE_VALUES[die] + powder + beth), "bold")
+            line.append(f"firepower {FACE_VALUES[die] + powder + beth}", "bold")
+            parts = f"die {FACES[die]} + {powder} powder" + (" + 2 Beth" if beth else "")
+            line.append(f" ({parts})", "dim")
         lines.append(line)
     return Text("\n").join(lines)
 
