@@ -83,7 +83,7 @@ def play_app(ns: argparse.Namespace) -> JamaicaApp:
     if ns.resume:
         for flag, value in (("--seats", ns.seats), ("--names", ns.names), ("--seed", ns.seed),
                             ("--players", ns.players_given)):  # fmt: skip
-            if value:
+            if value not in (None, ""):
                 raise ValueError(f"{flag} cannot be used with --resume: the game is in the file")
         session = GameSession.load(Path(ns.resume))
         if ns.save is not None:  # go on in another file; the one resumed is left as it was
