@@ -77,6 +77,21 @@ export class BoardView {
     }
   }
 
+  /** Where a ship is drawn now (after the moves shown so far). */
+  spaceOf(ship) {
+    const s = this.last && this.last.view.ships.find((x) => x.ship === ship);
+    return s ? s.space : null;
+  }
+
+  /** Call out something happening on a space (board.js only): kind battle, shortage, treasure
+   * or info. */
+  flash(space, text, kind, ms) {
+    if (!island || !island.flashSpace || !this.svg || space === null || ms <= 0) return;
+    try {
+      island.flashSpace(this.svg, space, text, { kind, ms });
+    } catch (e) { /* a call-out is only decoration */ }
+  }
+
   /** Put a ship on the last space of `path` and glide it there; resolves when it arrives. */
   move(ship, path, ms) {
     if (!this.last || path.length < 2) return Promise.resolve();

@@ -87,7 +87,7 @@ export class Log {
     const names = [...new Set(this.names)].filter(Boolean).sort((a, b) => b.length - a.length);
     if (!names.length) { p.appendChild(document.createTextNode(text)); return; }
     const esc = names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
-    const re = new RegExp(`(${esc.join("|")})`, "gi");
+    const re = new RegExp(`(?<![\\p{L}\\p{N}])(${esc.join("|")})(?![\\p{L}\\p{N}])`, "giu");
     let at = 0;
     for (const m of text.matchAll(re)) {
       if (m.index > at) p.appendChild(document.createTextNode(text.slice(at, m.index)));

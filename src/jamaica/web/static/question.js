@@ -70,10 +70,11 @@ function previewBox(preview) {
 export class QuestionPanel {
   /** els: {box, prompt, note, options, preview, hand, handPanel}; act(actions) answers;
    * hint(destinations|null) highlights spaces on the board. */
-  constructor(els, act, hint) {
+  constructor(els, act, hint, change = null) {
     Object.assign(this, els);
     this.act = act;
     this.hint = hint;
+    this.change = change; // change(card): choose another card after an early choice
     this.key = null;
     this.question = null;
     this.moveHints = {};
@@ -187,15 +188,32 @@ export class QuestionPanel {
     const choosing = u.question && u.question.kind === "card";
     this.handPanel.hidden = ctx.seat === null || choosing;
     if (ctx.seat === null) return;
-    const chosen = view.chosen || u.early_choice || null;
     const cards = [...(view.hand || [])];
     this.hand.replaceChildren();
+    const early = !view.chosen && !u.question && u.early_choice ? u.early_choice : null;
+    if (early && this.change) {
+      // chosen before the engine asked: still secret, and it may be changed until then
+      this.hand.appendChild(el("p", { class: "qhint hand-note" }, "You chose the marked card (secret until revealed). Click another card to change your mind."));
+      for (const c of cards) {
+        const card = cardFace(c, { button: true });
+        card.classList.toggle("chosen", c === early);
+        card.classList.remove("clickable");
+        if (c === early) {
+          card.setAttribute("aria-pressed", "true");
+          card.appendChild(el("span", { class: "chosen-tag" }, "Chosen"));
+        }
+        else card.addEventListener("click", () => this.change(c));
+        this.hand.appendChild(card);
+      }
+      return;
+    }
     for (const c of cards) this.hand.appendChild(cardFace(c));
+    const chosen = view.chosen || null;
     if (chosen) {
       const c = cardFace(chosen);
       c.classList.add("chosen");
       const wrap = el("div", { class: "chosen-wrap" });
-      wrap.append(el("span", { class: "chosen-label" }, view.chosen ? "Your card this round:" : "You chose (secret until revealed):"), c);
+      wrap.append(el("span", { class: "chosen-label" }, "Your card this round:"), c);
       this.hand.appendChild(wrap);
     }
     if (!cards.length && !chosen) this.hand.appendChild(el("span", { class: "muted" }, "No cards in hand."));

@@ -7,7 +7,7 @@ import { Log, summaryList } from "/static/log.js";
 import { BattlePanel, DicePanel, drawShips, flashShip, holdChange, scoreTable } from "/static/panels.js";
 import { PER_SPACE, Pacer, SPEEDS, baseDuration } from "/static/pacing.js";
 import { QuestionPanel } from "/static/question.js";
-import { cardTitle, clock, plain, promptWords } from "/static/words.js";
+import { FACES, RESOURCES, amount, cardTitle, clock, plain, promptWords } from "/static/words.js";
 
 const tableId = location.pathname.split("/").pop();
 // The seat and its secret come in the URL's fragment (#seat=0&token=…), which no browser sends
@@ -45,6 +45,7 @@ const question = new QuestionPanel(
     hand: $("hand"), handPanel: $("hand-panel") },
   (actions) => act(actions),
   (dests, draw = true) => { preview = dests; if (draw) drawBoard(); },
+  (card) => changeCard(card),
 );
 
 function status(text) { $("status").textContent = text; }
@@ -70,8 +71,29 @@ function playEvent(ev, u, animate) {
   }
   battle.event(ev, names, shown ? shown.view : null);
   const change = holdChange(ev);
+  const ms = baseDuration(ev, spaces);
   if (change && animate) flashShip($("ships"), change[0], change[1], change[2]);
-  return baseDuration(ev, spaces);
+  if (a && animate && board) callOut(ev, a, ms * pacer.effective());
+  return ms;
+}
+
+/** The board's call-outs: a battle, a shortage, a treasure, a payment, a load, where it happens. */
+function callOut(ev, a, ms) {
+  const at = (ship) => board.spaceOf(ship);
+  const long = Math.max(ms, 900 * pacer.effective());
+  switch (ev.kind) {
+    case "battle": board.flash(a[2], "Battle!", "battle", long * 2); break;
+    case "win": board.flash(at(a[0]), `${names[a[0]]} wins`, "battle", long); break;
+    case "tie": board.flash(at(a[0]), "A tie", "battle", long); break;
+    case "shortage": board.flash(at(a[0]), `Shortage of ${RESOURCES[a[1]]}!`, "shortage", long); break;
+    case "shortage_die": board.flash(at(a[0]), `Shortage die: ${FACES[a[1]]}`, "shortage", long); break;
+    case "power": case "face_down": board.flash(at(a[0]), "Treasure!", "treasure", long); break;
+    case "pay": board.flash(a[3], `−${amount(a[2], a[1])}`, "info", ms); break;
+    case "load": board.flash(at(a[0]), `+${amount(a[2], a[1])}`, "info", ms); break;
+    case "take": board.flash(at(a[0]), `+${amount(a[3], a[2])}`, "battle", ms); break;
+    case "finish": board.flash(0, `${names[a[0]]} is home!`, "treasure", long); break;
+    default: break;
+  }
 }
 
 function settle(u) {
@@ -222,6 +244,14 @@ function act(actions) {
   else question.say("Not connected: your answer is kept and will be sent as soon as the connection is back.", "warn");
 }
 
+/** A card chosen early may be changed until the engine asks for it (sent like an early answer). */
+function changeCard(card) {
+  if (pending || !shown) return;
+  pending = { actions: [`play ${card}`], turn: shown.turn, early: true, sent: false };
+  if (socket && socket.readyState === 1) sendPending();
+  else status("Not connected: your new card is kept and will be sent when the connection is back.");
+}
+
 function sendPending() {
   if (!pending) return;
   const msg = { op: "act", turn: pending.early ? null : pending.turn };
@@ -229,7 +259,7 @@ function sendPending() {
   else msg.actions = pending.actions;
   send(msg);
   pending.sent = true;
-  question.say("Sending…");
+  if (question.question) question.say("Sending…");
 }
 
 /** After reconnecting: send the kept answer if its question is still asked, else say so. */
