@@ -51,7 +51,7 @@ export class Pacer {
   /** At once, but once for a burst of updates (a bot's turn comes as several). */
   skipSoon() {
     if (this.soon) return;
-    this.soon = setTimeout(() => { this.soon = null; this.skip(); }, 0);
+    this.soon = setTimeout(() => { this.soon = null; this.skip(); }, 25);
   }
 
   /** Forget what is queued (a reconnection brings the present again). */
@@ -83,7 +83,7 @@ export class Pacer {
 
   /** The speed now: faster while a question for this page waits behind the queue. */
   effective() {
-    return this.factor * (this.questionWaiting() ? 0.4 : 1);
+    return this.factor * (this.questionWaiting() ? 0.3 : 1);
   }
 
   async run() {

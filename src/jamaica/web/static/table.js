@@ -64,6 +64,8 @@ function playEvent(ev, u, animate) {
     lastMoves[ship] = path;
     spaces = path.length - 1;
     if (animate && board) board.move(ship, path, spaces * PER_SPACE * pacer.effective());
+    const where = $("ships").querySelector(`.shipcard[data-ship="${ship}"] .ship-where`);
+    if (where) where.textContent = where.textContent.replace(/^(Space \d+|Port Royal)/, to === 0 ? "Port Royal" : `Space ${to}`);
   } else if (a && ev.kind === "roll") {
     dice.rolled(a[0], a[1], animate);
   } else if (a && ev.kind === "dice") {
