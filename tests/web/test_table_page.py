@@ -167,6 +167,11 @@ def test_a_whole_game_against_a_bot_by_clicking(shared: Server, browser: Any, si
     assert page.title() == "Game over — Jamaica"
     log = page.inner_text("#log")
     assert "Round 2" in log
+    page.wait_for_function(  # the log follows the newest line
+        "() => { const l = document.querySelector('#log');"
+        " return l.scrollHeight - l.scrollTop - l.clientHeight < 40; }",
+        timeout=3000,
+    )
     assert not re.search(r"\b(fwd|gun|food|gold|back)-(fwd|gun|food|gold|back)\b", log)
     screenshot(page, f"table-{size}-end")
     page.context.close()

@@ -15,9 +15,13 @@ export class Log {
     this.ghost = -1;
     this.entries = [];
     this.stick = true; // follow the newest line unless the reader scrolled up
-    this.auto = -1; // the scroll position this log set itself (its scroll events are not the reader's)
+    // Only the reader's own scrolling (wheel, touch, keys, the scroll bar) stops the log from
+    // following the newest line; scrolling back to the bottom makes it follow again.
+    this.userAt = 0;
+    const user = () => { this.userAt = performance.now(); };
+    for (const type of ["wheel", "touchmove", "keydown", "pointerdown"]) box.addEventListener(type, user, { passive: true });
     box.addEventListener("scroll", () => {
-      if (Math.abs(box.scrollTop - this.auto) > 2) this.stick = this.atBottom();
+      if (performance.now() - this.userAt < 1500) this.stick = this.atBottom();
     });
     new ResizeObserver(() => { if (this.stick) this.toBottom(); }).observe(box);
   }
@@ -78,7 +82,6 @@ export class Log {
 
   toBottom() {
     this.box.scrollTop = this.box.scrollHeight;
-    this.auto = this.box.scrollTop;
     this.stick = true;
   }
 
