@@ -25,12 +25,17 @@ def browser() -> Iterator[Any]:
         if os.environ.get("JAMAICA_REQUIRE_BROWSER"):
             pytest.fail(f"Chromium is required (JAMAICA_REQUIRE_BROWSER) but {CHROMIUM} is missing")
         pytest.skip("Chromium is not installed")
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import Error, sync_playwright
 
+    global PlaywrightError
+    PlaywrightError = Error
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield b
         b.close()
+
+
+PlaywrightError: type[Exception] = Exception  # set to Playwright's error once it is imported
 
 
 def _play_until_over(pages: list[Any], limit: int = 2000) -> None:
@@ -44,12 +49,15 @@ def _play_until_over(pages: list[Any], limit: int = 2000) -> None:
                 # now and then answer by clicking on the board or on a card, as a player would
                 targets = page.locator(".space.target")
                 cards = page.locator(".card.clickable:not([disabled])")
-                if targets.count() and i % 2 == 0:
-                    targets.first.dispatch_event("click")
-                elif cards.count() and i % 2 == 0:
-                    cards.first.click()
-                else:
-                    q.first.click()
+                try:  # the page may move on between looking and clicking: look again then
+                    if targets.count() and i % 2 == 0:
+                        targets.first.dispatch_event("click", timeout=2000)
+                    elif cards.count() and i % 2 == 0:
+                        cards.first.click(timeout=2000)
+                    else:
+                        q.first.click(timeout=2000)
+                except PlaywrightError:
+                    pass
                 page.wait_for_timeout(30)
         pages[0].wait_for_timeout(40)
     raise AssertionError("the game did not finish in the browser")
@@ -91,8 +99,10 @@ def test_two_players_in_two_browsers_and_a_spectator(server: Server, browser: An
         watcher.wait_for_selector("#log p")
         assert watcher.locator("#hand .card").count() == 0
         assert "spectator" in watcher.inner_text("#whoami")
-        ann.wait_for_selector("#hand .card")
-        ann_hand = ann.locator("#hand .card").evaluate_all("cs => cs.map(c => c.dataset.card)")
+        ann.wait_for_selector("#hand .card, #options .card")  # the hand, or the cards to choose
+        ann_hand = ann.locator("#hand .card, #options .card").evaluate_all(
+            "cs => cs.map(c => c.dataset.card)"
+        )
         assert 3 <= len(ann_hand) <= 4
         _play_until_over([ann, bob])
         watcher.wait_for_selector("#scores")
