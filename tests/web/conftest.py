@@ -1,7 +1,10 @@
 from __future__ import annotations
 
+import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,3 +18,26 @@ def server(tmp_path: Path) -> Iterator[Server]:
         yield srv
     finally:
         srv.stop()
+
+
+CHROMIUM = os.environ.get("JAMAICA_CHROMIUM", "/usr/bin/chromium")
+ARGS = [
+    *("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run"),
+    *("--disable-background-networking", "--disable-component-update", "--disable-sync"),
+]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium through Playwright; without it the browser tests skip on a user's
+    machine, and fail when JAMAICA_REQUIRE_BROWSER is set (CI)."""
+    if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
+        if os.environ.get("JAMAICA_REQUIRE_BROWSER"):
+            pytest.fail(f"Chromium is required (JAMAICA_REQUIRE_BROWSER) but {CHROMIUM} is missing")
+        pytest.skip("Chromium is not installed")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()

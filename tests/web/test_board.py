@@ -29,7 +29,6 @@ from jamaica.rules.data import (
 from jamaica.web.layout import board_layout
 
 from .server import Server
-from .test_browser import browser  # noqa: F401  (the Chromium fixture)
 
 ARTIFACTS = Path(os.environ.get("JAMAICA_ARTIFACTS", Path(__file__).parent / "artifacts"))
 SIZES = [(1280, 800), (390, 844)]
@@ -159,7 +158,7 @@ def bench(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         srv.stop()
 
 
-def open_board(browser: Any, url: str, size: tuple[int, int], **spec: Any) -> Any:  # noqa: F811
+def open_board(browser: Any, url: str, size: tuple[int, int], **spec: Any) -> Any:
     """The test bench drawing `spec` (view, names, targets, hints, lastMoves, animate), with
     no script error and nothing refused by the Content-Security-Policy (Chromium says so on the
     console)."""
@@ -206,7 +205,7 @@ BOXES = """() => {
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("scene", list(SCENES))
 def test_every_ship_stands_inside_its_own_space(
-    browser: Any,  # noqa: F811
+    browser: Any,
     bench: str,
     size: tuple[int, int],
     scene: str,
@@ -244,7 +243,7 @@ def test_every_ship_stands_inside_its_own_space(
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_spaces_do_not_overlap_on_the_screen(
-    browser: Any,  # noqa: F811
+    browser: Any,
     bench: str,
     size: tuple[int, int],
 ) -> None:
@@ -275,7 +274,7 @@ TEXTS = """() => [...document.querySelectorAll('svg.board text')]
 
 
 def test_every_text_on_the_board_is_at_least_11_px_at_1280(
-    browser: Any,  # noqa: F811
+    browser: Any,
     bench: str,
 ) -> None:
     """Up to four ships on a space (five or six on one space other than Port Royal, rare, show
@@ -300,7 +299,7 @@ def test_every_text_on_the_board_is_at_least_11_px_at_1280(
             page.close()
 
 
-def test_on_a_phone_costs_and_scores_stay_readable(browser: Any, bench: str) -> None:  # noqa: F811
+def test_on_a_phone_costs_and_scores_stay_readable(browser: Any, bench: str) -> None:
     """At 390 px the whole board is about 380 px wide: the costs, scores and marks a player reads
     are drawn larger there (a media query), about 11 px."""
     page = open_board(browser, bench, (390, 844), view={"ships": SCENES["apart"]}, names=NAMES)
@@ -351,7 +350,7 @@ FITS = """() => {
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_every_label_fits_where_it_belongs(
-    browser: Any,  # noqa: F811
+    browser: Any,
     bench: str,
     size: tuple[int, int],
 ) -> None:
@@ -376,7 +375,7 @@ def test_every_label_fits_where_it_belongs(
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_port_royal_shows_15_and_the_red_line_its_minus_5(
-    browser: Any,  # noqa: F811
+    browser: Any,
     bench: str,
     size: tuple[int, int],
 ) -> None:
@@ -415,7 +414,7 @@ def _contrast(a: str, b: str) -> float:
     return (hi + 0.05) / (lo + 0.05)
 
 
-def test_ship_colours_the_black_ghost_ship_and_readable_initials(browser: Any, bench: str) -> None:  # noqa: F811
+def test_ship_colours_the_black_ghost_ship_and_readable_initials(browser: Any, bench: str) -> None:
     page = open_board(browser, bench, (1280, 800), view={"ships": SCENES["apart"]}, names=NAMES)
     try:
         ships = {s["ship"]: s for s in page.evaluate(BOXES)["ships"]}
@@ -443,7 +442,7 @@ def test_ship_colours_the_black_ghost_ship_and_readable_initials(browser: Any, b
         page.close()
 
 
-def test_tooltips_labels_treasure_tokens_trails_and_hints(browser: Any, bench: str) -> None:  # noqa: F811
+def test_tooltips_labels_treasure_tokens_trails_and_hints(browser: Any, bench: str) -> None:
     page = open_board(
         browser,
         bench,
@@ -487,7 +486,7 @@ def test_tooltips_labels_treasure_tokens_trails_and_hints(browser: Any, bench: s
         page.close()
 
 
-def test_targets_are_picked_by_mouse_and_keyboard(browser: Any, bench: str) -> None:  # noqa: F811
+def test_targets_are_picked_by_mouse_and_keyboard(browser: Any, bench: str) -> None:
     page = open_board(
         browser, bench, (390, 844), view={"ships": [ship(0, 6)]}, names=["Ann"], targets=[7, 13]
     )
@@ -514,7 +513,7 @@ def test_targets_are_picked_by_mouse_and_keyboard(browser: Any, bench: str) -> N
         page.close()
 
 
-def test_targets_without_on_pick_are_only_shown(browser: Any, bench: str) -> None:  # noqa: F811
+def test_targets_without_on_pick_are_only_shown(browser: Any, bench: str) -> None:
     page = open_board(
         browser,
         bench,
@@ -541,7 +540,7 @@ def test_targets_without_on_pick_are_only_shown(browser: Any, bench: str) -> Non
         page.close()
 
 
-def test_flash_space_calls_out_a_battle_then_fades(browser: Any, bench: str) -> None:  # noqa: F811
+def test_flash_space_calls_out_a_battle_then_fades(browser: Any, bench: str) -> None:
     flashes = [
         {"space": 9, "text": "Battle! Ann attacks Bob", "kind": "battle"},
         {"space": 30, "text": "Shortage", "kind": "shortage", "ms": 300},
@@ -574,7 +573,7 @@ def test_flash_space_calls_out_a_battle_then_fades(browser: Any, bench: str) -> 
     ],
 )
 def test_a_ship_glides_space_by_space_through_its_own_fork_lane(
-    browser: Any,  # noqa: F811
+    browser: Any,
     bench: str,
     path: list[int],
     through: list[int],
@@ -614,7 +613,7 @@ def test_a_ship_glides_space_by_space_through_its_own_fork_lane(
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_screenshots_of_the_board(browser: Any, bench: str, size: tuple[int, int]) -> None:  # noqa: F811
+def test_screenshots_of_the_board(browser: Any, bench: str, size: tuple[int, int]) -> None:
     """Saved for a person to look at: a game under way, with a move to choose."""
     page = open_board(
         browser,

@@ -2,40 +2,13 @@
 
 from __future__ import annotations
 
-import os
-import shutil
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from .server import Server
 
-CHROMIUM = os.environ.get("JAMAICA_CHROMIUM", "/usr/bin/chromium")
 INSTANT = "localStorage.setItem('jamaica.speed', '0')"  # the table page shows events at once
-ARGS = [
-    *("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run"),
-    *("--disable-background-networking", "--disable-component-update", "--disable-sync"),
-]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
-        if os.environ.get("JAMAICA_REQUIRE_BROWSER"):
-            pytest.fail(f"Chromium is required (JAMAICA_REQUIRE_BROWSER) but {CHROMIUM} is missing")
-        pytest.skip("Chromium is not installed")
-    from playwright.sync_api import Error, sync_playwright
-
-    global PlaywrightError
-    PlaywrightError = Error
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-PlaywrightError: type[Exception] = Exception  # set to Playwright's error once it is imported
 
 
 def _play_until_over(pages: list[Any], limit: int = 2000) -> None:

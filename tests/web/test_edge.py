@@ -20,7 +20,6 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
 from .server import Server, hello, recv, send
-from .test_browser import browser  # noqa: F401  (the Chromium fixture)
 
 HUGE = 400_000_000  # bytes
 
@@ -200,7 +199,7 @@ def test_seat_links_keep_the_token_in_the_fragment(server: Server) -> None:
 
 def test_the_page_takes_its_seat_from_the_fragment_and_keeps_no_token_in_the_url(
     server: Server,
-    browser: Any,  # noqa: F811
+    browser: Any,
 ) -> None:
     t = server.table([("Ann", None), ("Bot", "greedy")])
     token = t["seats"][0]["token"]
@@ -241,7 +240,7 @@ def test_an_unknown_table_is_a_404_page_and_a_socket_error(server: Server) -> No
 def test_the_page_does_not_retry_a_table_that_is_not_there(
     server: Server,
     tmp_path: Path,
-    browser: Any,  # noqa: F811
+    browser: Any,
 ) -> None:
     """A table vanishes under an open page (the server comes back with other records): the page
     says so once and stops reconnecting."""

@@ -6,9 +6,7 @@ Screenshots of the table are saved in tests/web/artifacts/ (git-ignored)."""
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,7 +15,6 @@ from typing import Any
 import pytest
 
 from .server import Server
-from .test_browser import ARGS, CHROMIUM
 
 ARTIFACTS = Path(__file__).parent / "artifacts"
 SIZES = {"laptop": (1280, 800), "phone": (390, 844)}
@@ -52,20 +49,6 @@ CONTRAST_JS = """
   return out;
 }
 """
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
-        if os.environ.get("JAMAICA_REQUIRE_BROWSER"):
-            pytest.fail(f"Chromium is required (JAMAICA_REQUIRE_BROWSER) but {CHROMIUM} is missing")
-        pytest.skip("Chromium is not installed")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")
