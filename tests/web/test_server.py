@@ -127,7 +127,9 @@ def _drive(
                 if m["question"]:
                     choice = rng.choice(m["question"]["options"])["action"]
                     send(ws, op="act", action=choice, turn=m["turn"])
-    assert over, "the game did not finish"
+    tails = {p: [(m["op"], m.get("turn"), m.get("message")) for m in ms[-4:]]
+             for p, ms in got.items()}  # fmt: skip
+    assert over, f"the game did not finish: {tails}"
     return got
 
 

@@ -114,7 +114,8 @@ def pay_plans(s: State, limit: int = 24) -> list[dict[str, Any]]:
         if len(plans) >= limit:
             return
         q = t.q
-        if q is None or q[0] != K_PAY or q[1] != who:
+        if q is None or q[0] != K_PAY or q[2] != (who, resource, owed - len(answers)):
+            # this payment is over (what follows, even another payment, is not part of it)
             plans.setdefault(tuple(sorted(answers)), answers)
             return
         for a in t.legal:
