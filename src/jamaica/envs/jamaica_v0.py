@@ -2,14 +2,21 @@
 
 - Agents `player_0` … `player_{n-1}`; the Ghost Ship is not an agent (its choices belong to the
   player who takes them, as in the rules).
-- Observation: `{"observation": float32[size], "action_mask": int8[NUM_ACTIONS]}`; the vector is
+- Options in the vocabulary shared with OpenSpiel (`jamaica.envs.vocabulary`): `players`,
+  `edition` ("2021" or "classic"), `ghost_ship` (None, True, False or auto/on/off), `max_rounds`,
+  `reward`.
+- Observation: `{"observation": float32[size], "action_mask": int8[140]}`; the vector is
   `jamaica.envs.encoding.encode(state.view(player))` (its layout is documented there); the mask is
-  all zeros except for the agent whose turn it is. Actions are the catalog ids of
-  `jamaica.rules.actions` (a Discrete(206) space; only player actions 0–139 are ever legal).
-- Chance (dice, draws, blind steals) is resolved inside, from the seed given to `reset(seed=...)`.
+  all zeros except for the agent whose turn it is. Actions are the player-action ids 0–139 of the
+  catalog in `jamaica.rules.actions` (`Discrete(140)`, as OpenSpiel's `num_distinct_actions`; the
+  chance outcomes 140–205 never reach an agent).
+- Chance (dice, draws, blind steals) is resolved inside. Seeding follows Gymnasium: `reset(seed=s)`
+  starts a stream of episodes and each plain `reset()` after it plays the next one
+  (`jamaica.envs.seeding`).
 - Rewards, at the end only: `reward="rank"` (default) gives 1 − 2·(rank − 1)/(ships − 1): +1 for
   the winner, −1 for the last ship (the Ghost Ship counts in the ranking; shared places are
-  averaged, the R8 tie-break applies); `reward="score"` gives the final score.
+  averaged, the R8 tie-break applies); `reward="score"` gives the final score; `reward="win"`
+  1 shared among the winning players.
 - `render_mode="ansi"`: `render()` returns the board and the ships as text.
 """
 
@@ -23,9 +30,23 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..rules import CHANCE, Config, State, new_game
-from ..rules.actions import NUM_ACTIONS
+from ..rules import CHANCE, State, new_game
+from ..rules.actions import NUM_PLAYER_ACTIONS
+from . import vocabulary
 from .encoding import encode, observation_size
+from .seeding import EpisodeSeeds
+
+
+def ansi(state: State) -> str:
+    """The board and the ships as plain text (what `render()` returns)."""
+    from rich.text import Text
+
+    from ..tui import render
+
+    view = state.view(None)
+    names = [ship["name"] for ship in view["ships"]]
+    text = render.board(view, names) + "\n" + render.ships_panel(view, names)
+    return Text.from_markup(text).plain
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -43,19 +64,16 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self,
         players: int = 4,
         edition: str = "2021",
-        ghost_ship: bool | None = None,
+        ghost_ship: bool | str | None = None,
         max_rounds: int = 100,
         reward: str = "rank",
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        if reward not in ("rank", "score"):
-            raise ValueError("reward must be rank or score")
         if render_mode not in (None, "ansi"):
             raise ValueError("render_mode must be None or ansi")
-        self.config = Config(players=players, edition=edition, ghost_ship=ghost_ship,
-                             max_rounds=max_rounds)  # fmt: skip
-        self.reward_kind = reward
+        self.config = vocabulary.config(players, edition, ghost_ship, max_rounds)
+        self.reward_kind = vocabulary.reward(reward)
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
@@ -64,14 +82,15 @@ class raw_env(AECEnv):  # type: ignore[misc]
             a: spaces.Dict(
                 {
                     "observation": spaces.Box(-1.0, 2.0, (size,), np.float32),
-                    "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
+                    "action_mask": spaces.Box(0, 1, (NUM_PLAYER_ACTIONS,), np.int8),
                 }
             )
             for a in self.possible_agents
         }
-        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(NUM_PLAYER_ACTIONS) for a in self.possible_agents}
         self.game: State = new_game(self.config, log=False)
         self.rng = random.Random()
+        self.seeds = EpisodeSeeds()
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -80,7 +99,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        self.rng = random.Random(seed)
+        self.rng = self.seeds.episode(seed)
         self.game = new_game(self.config, log=False)
         self._chance()
         self.agents = self.possible_agents[:]
@@ -99,7 +118,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, Any]:
         p = self._index[agent]
         s = self.game
-        mask = np.zeros(NUM_ACTIONS, np.int8)
+        mask = np.zeros(NUM_PLAYER_ACTIONS, np.int8)
         if not s.is_terminal() and s.current_player() == p:
             mask[s.legal] = 1
         obs = encode(s.view(p), s.n, s.ns)
@@ -124,31 +143,10 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._accumulate_rewards()
 
     def final_rewards(self) -> list[float]:
-        s = self.game
-        scores = s.scores()
-        if self.reward_kind == "score":
-            return [float(scores[p].total) for p in range(s.n)]
-        key = [(-sc.total, s.moves_left(k)) for k, sc in enumerate(scores)]
-        out = []
-        for p in range(s.n):
-            better = sum(1 for k in range(s.ns) if key[k] < key[p])
-            same = sum(1 for k in range(s.ns) if key[k] == key[p])
-            rank = better + (same + 1) / 2
-            out.append(1.0 - 2.0 * (rank - 1) / (s.ns - 1))
-        return out
+        return vocabulary.returns(self.game, self.reward_kind)
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        from rich.text import Text
-
-        from ..tui import render
-
-        s = self.game
-        names = [ship["name"] for ship in s.view(None)["ships"]]
-        view = s.view(None)
-        text = render.board(view, names) + "\n" + render.ships_panel(view, names)
-        return Text.from_markup(text).plain
+        return None if self.render_mode is None else ansi(self.game)
 
     def close(self) -> None:
         pass

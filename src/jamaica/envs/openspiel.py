@@ -1,10 +1,12 @@
 """Jamaica as an OpenSpiel game: `pyspiel.load_game("python_jamaica", {...})` once this module is
 imported (`import jamaica.envs.openspiel`).
 
-Parameters: `players` (2–6, default 4), `edition` ("modern" — the 2021 edition: OpenSpiel's game
-strings would read "2021" as a number — or "classic"), `ghost_ship` ("auto",
-"on", "off"), `max_rounds` (100), `reward` ("score": returns are the final scores; "win": 1 split
-among the winning players, 0 otherwise — if the Ghost Ship wins, nobody gets anything).
+Parameters, in the vocabulary shared with PettingZoo and Gymnasium (`jamaica.envs.vocabulary`):
+`players` (2–6, default 4), `edition` ("2021" or "classic"; "modern" also means 2021, for game
+strings, which would read 2021 as a number), `ghost_ship` ("auto", "on", "off"), `max_rounds`
+(100), `reward` ("score", the default: returns are the final scores; "rank": +1 for the winner to
+−1 for the last ship; "win": 1 split among the winning players, 0 otherwise — if the Ghost Ship
+wins, nobody gets anything).
 
 Chance nodes are explicit (dice, card and treasure draws, blind steals, the first Captain).
 Player actions are the ids 0–139 of the catalog in `jamaica.rules.actions`; chance outcomes are
@@ -44,12 +46,11 @@ from ..rules.actions import ACTION_NAMES, NUM_ACTIONS, NUM_PLAYER_ACTIONS
 from ..rules.events import EVENT_NAMES
 from ..rules.ops import PUBLIC_BIT
 from ..rules.view import answer_seen_by, can_see
+from . import vocabulary
 from .encoding import encode, observation_size
 
-_DEFAULTS = {"players": 4, "edition": "modern", "ghost_ship": "auto", "max_rounds": 100,
+_DEFAULTS = {"players": 4, "edition": "2021", "ghost_ship": "auto", "max_rounds": 100,
              "reward": "score"}  # fmt: skip
-_GHOST = {"auto": None, "on": True, "off": False}
-MIN_SCORE, MAX_SCORE = -14.0, 76.0
 
 _GAME_TYPE = pyspiel.GameType(
     short_name="python_jamaica",
@@ -83,33 +84,21 @@ _NO_INFO_STATE_TENSOR = (
 
 def config_of(params: dict[str, Any]) -> tuple[Config, str]:
     p = {**_DEFAULTS, **(params or {})}
-    if p["ghost_ship"] not in _GHOST:
-        raise ValueError("ghost_ship must be auto, on or off")
-    editions = {"modern": "2021", "classic": "classic"}
-    if p["edition"] not in editions:
-        raise ValueError("edition must be modern (the 2021 edition) or classic")
-    if p["reward"] not in ("score", "win"):
-        raise ValueError("reward must be score or win")
-    config = Config(
-        players=int(p["players"]),
-        edition=editions[p["edition"]],
-        ghost_ship=_GHOST[p["ghost_ship"]],
-        max_rounds=int(p["max_rounds"]),
-    )
-    return config, str(p["reward"])
+    config = vocabulary.config(p["players"], p["edition"], p["ghost_ship"], p["max_rounds"])
+    return config, vocabulary.reward(p["reward"])
 
 
 class JamaicaGame(pyspiel.Game):  # type: ignore[misc]
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         self.config, self.reward = config_of(params or {})
         n = self.config.players
-        win = self.reward == "win"
+        low, high = vocabulary.RETURN_BOUNDS[self.reward]
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_PLAYER_ACTIONS,
             max_chance_outcomes=NUM_ACTIONS,
             num_players=n,
-            min_utility=0.0 if win else MIN_SCORE,
-            max_utility=1.0 if win else MAX_SCORE,
+            min_utility=low,
+            max_utility=high,
             utility_sum=None,
             max_game_length=self.config.max_rounds * 600,
         )
@@ -188,14 +177,7 @@ class JamaicaState(pyspiel.State):  # type: ignore[misc]
         return self.engine.is_terminal()
 
     def returns(self) -> list[float]:
-        s = self.engine
-        n = s.n
-        if not s.is_terminal():
-            return [0.0] * n
-        if self._reward == "score":
-            return [float(sc.total) for sc in s.scores()[:n]]
-        winners = s.winners()
-        return [1.0 / len(winners) if p in winners else 0.0 for p in range(n)]
+        return vocabulary.returns(self.engine, self._reward)
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> JamaicaState:
         rng = random.Random(int(probability_sampler() * 2**53))
