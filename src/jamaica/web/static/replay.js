@@ -1,10 +1,11 @@
 // Step through any game as a spectator sees it: by decision, by round, or playing at a speed;
-// a chart of every ship's score over the rounds; the final table.
+// a chart of every ship's score over the rounds; the final table; the table's chat.
 import { el } from "/static/common.js";
 import { BoardView, ready as boardReady, shipColour } from "/static/boardview.js";
 import { icon } from "/static/icons.js";
 import { Log } from "/static/log.js";
 import { BattlePanel, DicePanel, drawShips, scoreTable } from "/static/panels.js";
+import { loadChat } from "/static/chat.js";
 
 const tableId = location.pathname.split("/").pop();
 const $ = (id) => document.getElementById(id);
@@ -258,3 +259,5 @@ Promise.all([fetch("/api/board").then((r) => r.json()), boardReady]).then(async 
   await indexRounds();
   drawRounds();
 });
+loadChat(tableId, $("chat-list")); // the table's chat, kept with it
+

@@ -1,13 +1,15 @@
 // A seat (or a spectator) at a table: one WebSocket, reconnecting by itself; the updates play
 // out through the event queue (pacing.js); the question, the hand, the log and the panels.
 import { el } from "/static/common.js";
-import { BoardView, ready as boardReady, trackPath } from "/static/boardview.js";
+import { BoardView, ready as boardReady, shipColour, trackPath } from "/static/boardview.js";
 import { setUpHelp } from "/static/help.js";
 import { Log, summaryList } from "/static/log.js";
 import { BattlePanel, DicePanel, drawShips, flashShip, holdChange, scoreTable } from "/static/panels.js";
 import { PER_SPACE, Pacer, SPEEDS, baseDuration } from "/static/pacing.js";
 import { QuestionPanel } from "/static/question.js";
 import { FACES, RESOURCES, amount, cardTitle, clock, plain, promptWords } from "/static/words.js";
+import { api, loadPlayer } from "/static/player.js";
+import { Chat } from "/static/chat.js";
 
 const tableId = location.pathname.split("/").pop();
 // The seat and its secret come in the URL's fragment (#seat=0&token=…), which no browser sends
@@ -17,7 +19,12 @@ const fragment = new URLSearchParams(location.hash.slice(1));
 const query = new URLSearchParams(location.search);
 const params = fragment.has("token") || fragment.has("seat") ? fragment : query;
 const seat = params.has("seat") ? Number(params.get("seat")) : null;
-const token = params.get("token");
+let token = params.get("token");
+// Without a seat link, the player's key (player.js) finds their seat, or makes them a named
+// spectator; an invite link opened by a player binds that seat to them (claim), and the link's
+// secret leaves the address.
+const player = loadPlayer();
+let useKey = Boolean(player) && token === null;
 if (params === query && (query.has("token") || query.has("seat"))) {
   const hash = seat === null ? "" : `#seat=${seat}&token=${encodeURIComponent(token || "")}`;
   history.replaceState(null, "", location.pathname + hash);
@@ -36,6 +43,10 @@ let pending = null; // an answer not yet accepted: {actions, turn, early, sent}
 let preview = null; // destinations of the card pointed at: [{space, cost, battle, shortage, time}]
 let board = null;
 let finished = false;
+let tableStatus = null; // "waiting", "playing", "finished"… (welcome, seats)
+let seatsMsg = null; // the last `seats` message
+let you = null; // welcome's `you`: {name} or null
+let rematchAsked = false; // this page asked for the rematch: it goes there itself
 
 const log = new Log($("log"), $("log-live"));
 const dice = new DicePanel($("dice"));
@@ -155,6 +166,7 @@ function newQuestion(u) {
 }
 
 function turnState(u) {
+  if (tableStatus === "waiting") { waitingState(); return; }
   const q = u.question;
   const view = u.view;
   const bar = $("banner");
@@ -227,9 +239,11 @@ function finish(view) {
   $("replay-link").href = `/replay/${tableId}`;
   question.box.hidden = true;
   $("hand-panel").hidden = true;
+  $("replaced").hidden = true;
   if (!finished) {
     finished = true;
     fin.scrollIntoView({ block: "start" });
+    offerAgain();
   }
 }
 
@@ -292,7 +306,10 @@ function send(msg) {
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   socket = new WebSocket(`${proto}://${location.host}/ws/${tableId}`);
-  socket.onopen = () => { retry = 500; send({ op: "hello", seat, token }); };
+  socket.onopen = () => {
+    retry = 500;
+    send(useKey ? { op: "hello", key: player.key } : { op: "hello", seat, token });
+  };
   socket.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
     if (msg.op === "welcome") {
@@ -302,9 +319,21 @@ function connect() {
       initial = true;
       pacer.clear();
       log.reset(names, mySeat, ghost);
-      $("whoami").textContent = mySeat === null ? "Watching as a spectator" : `You are ${names[mySeat]}`;
+      if (msg.status) tableStatus = msg.status;
+      you = msg.you || null;
+      whoami();
+      chat.connected();
+      chat.canHide(mySeat !== null);
+      if (token !== null && player && mySeat !== null) claim();
+    } else if (msg.op === "seats") {
+      drawSeats(msg);
+    } else if (msg.op === "chat") {
+      chat.receive(Array.isArray(msg.messages) ? msg.messages : []);
+    } else if (msg.op === "rematch") {
+      rematchOffered(msg.table, msg.by);
     } else if (msg.op === "update") {
       msg.received = Date.now();
+      if (typeof msg.replaced === "boolean") $("replaced").hidden = !msg.replaced || Boolean(msg.view && msg.view.game_over);
       if (pending && pending.sent && (msg.turn !== pending.turn || (pending.early && msg.early_choice))) {
         pending = null;
       }
@@ -317,6 +346,10 @@ function connect() {
         pacer.push(msg);
       }
     } else if (msg.op === "error") {
+      if (/^chat/.test(String(msg.code))) {  // a chat line refused (a flood, too long): said under the field
+        chat.say(plain(msg.message), "error");
+        return;
+      }
       if (FINAL[msg.code]) {
         stopped = true;
         log.note(`⚠ ${msg.message}`);
@@ -350,6 +383,159 @@ function connect() {
   };
   socket.addEventListener("open", () => document.body.classList.remove("offline"));
 }
+
+// --- the people at the table: seats and presence, chat, a bot playing for you, the rematch -------
+const chat = new Chat($("chat"), (text) => {
+  if (!socket || socket.readyState !== 1) return false;
+  send({ op: "chat", text });
+  return true;
+});
+
+function whoami() {
+  let text;
+  if (mySeat !== null) text = `You are ${names[mySeat]}`;
+  else if (you && you.name) text = `Watching as ${you.name} (spectator)`;
+  else text = "Watching as a spectator";
+  $("whoami").textContent = text;
+}
+
+/** The seats strip: each seat's name, whether its player is connected, a bot playing for them;
+ * how many watch. A waiting table says how many seats are still open. */
+function drawSeats(msg) {
+  seatsMsg = msg;
+  const before = tableStatus;
+  if (msg.status) tableStatus = msg.status;
+  const bar = $("seats");
+  const items = [];
+  (msg.seats || []).forEach((s, k) => {
+    if (s.kind !== "open" && s.name && k < names.length) names[k] = s.name; // someone sat down
+    const item = el("span", { class: `seat-item kind-${s.kind || "player"}${k === mySeat ? " mine" : ""}`, "data-seat": String(k) });
+    const chip = el("span", { class: "chip", "aria-hidden": "true" });
+    chip.style.backgroundColor = shipColour(k, false);
+    item.appendChild(chip);
+    if (s.kind === "open") {
+      item.appendChild(el("span", { class: "seat-name muted" }, "open seat"));
+    } else {
+      item.appendChild(el("span", { class: "seat-name" }, s.name));
+      const human = s.kind !== "bot" && s.kind !== "open";
+      if (human) {
+        const on = Boolean(s.connected);
+        item.appendChild(el("span", { class: `dot ${on ? "on" : "off"}`, title: on ? "connected" : "not connected", "aria-hidden": "true" }));
+        item.appendChild(el("span", { class: "sr-only" }, on ? "connected" : "not connected"));
+      }
+      if (k === mySeat) item.appendChild(el("span", { class: "seat-tag you" }, "you"));
+      if (s.kind === "bot") item.appendChild(el("span", { class: "seat-tag" }, `${String(s.bot || "bot").split(":")[0]} bot`));
+      else if (s.kind === "reserved") item.appendChild(el("span", { class: "seat-tag" }, "not here yet"));
+      if (s.replaced) item.appendChild(el("span", { class: "seat-tag warn" }, "bot plays"));
+    }
+    items.push(item);
+  });
+  const w = Number(msg.watchers) || 0;
+  items.push(el("span", { class: "watchers", id: "watchers" }, `${w} watching`));
+  bar.replaceChildren(...items);
+  whoami();
+  if (tableStatus === "waiting") waitingState();
+  else if (before === "waiting" && shown) turnState(shown);
+}
+
+function openSeats() {
+  return seatsMsg ? (seatsMsg.seats || []).filter((s) => s.kind === "open" || s.kind === "reserved").length : 0;
+}
+
+let creatorChecked = false;
+function waitingState() {
+  const n = openSeats();
+  const bar = $("banner");
+  bar.hidden = false;
+  bar.classList.remove("mine", "over");
+  const text = `Waiting for players (${n} open seat${n === 1 ? "" : "s"})`;
+  banner(text, mySeat === null ? "" : ": the game starts when every seat is taken.");
+  status(text);
+  document.title = TITLE;
+  countdown(null);
+  question.box.hidden = true;
+  if (!creatorChecked && player && mySeat !== null) {
+    creatorChecked = true;
+    api("/api/me").then((r) => {
+      const t = r.ok ? (r.data.tables || []).find((x) => x.id === tableId) : null;
+      $("start-now").hidden = !(t && t.creator) || tableStatus !== "waiting";
+    });
+  }
+  if (tableStatus !== "waiting") $("start-now").hidden = true;
+}
+
+$("start-now").addEventListener("click", async () => {
+  const r = await api(`/api/tables/${tableId}/start`, { method: "POST", body: {} });
+  if (r.ok) $("start-now").hidden = true;
+  else status(r.data.error);
+});
+
+$("back").addEventListener("click", () => send({ op: "back" }));
+
+/** An invite link opened by a player: the seat becomes theirs (in their lobby), and the link's
+ * secret leaves the address (the key finds the seat from now on). */
+async function claim() {
+  const r = await api(`/api/tables/${tableId}/claim`, { method: "POST", body: { seat, token } });
+  if (!r.ok) return;
+  token = null;
+  useKey = true;
+  history.replaceState(null, "", location.pathname);
+}
+
+/** The end: "Play again" for a seated player; an offer already made is shown. */
+async function offerAgain() {
+  if (mySeat === null || !player) return;
+  $("play-again").hidden = false;
+  const r = await api("/api/tables", { player: null });
+  const t = r.ok && Array.isArray(r.data) ? r.data.find((x) => x.id === tableId) : null;
+  if (t && t.rematch && !rematchAsked) rematchOffered(t.rematch, null);
+}
+
+function rematchOffered(newId, by) {
+  if (rematchAsked) return;
+  const box = $("rematch");
+  const who = by ? `${by} offers a rematch` : "A rematch is offered";
+  if (mySeat === null || !player) {
+    box.replaceChildren(el("span", {}, `${who}: `), el("a", { href: `/table/${newId}` }, "watch it"));
+  } else {
+    const yes = el("button", { type: "button", id: "accept-rematch", class: "primary" }, "Accept");
+    const no = el("button", { type: "button", id: "decline-rematch" }, "Decline");
+    yes.addEventListener("click", () => joinRematch(newId));
+    no.addEventListener("click", async () => {
+      const r = await api(`/api/tables/${newId}/decline`, { method: "POST", body: {} });
+      box.hidden = true;
+      $("again-note").textContent = r.ok ? "You declined the rematch." : r.data.error;
+    });
+    box.replaceChildren(el("span", { class: "offer-text" }, `${who} — `), yes, no);
+    $("play-again").hidden = true;
+  }
+  box.hidden = false;
+  announce(`${who}.`);
+}
+
+/** Go to the rematch table, taking the seat kept there for this player first. */
+async function joinRematch(newId) {
+  const me = await api("/api/me");
+  const t = me.ok ? (me.data.tables || []).find((x) => x.id === newId) : null;
+  if (t && t.pending) {
+    const r = await api(`/api/tables/${newId}/sit`, { method: "POST", body: { seat: t.seat } });
+    if (!r.ok && r.status !== 409) { $("again-note").textContent = r.data.error; return; }
+  }
+  location.assign(`/table/${newId}`);
+}
+
+$("play-again").addEventListener("click", async () => {
+  rematchAsked = true;
+  $("play-again").disabled = true;
+  const r = await api(`/api/tables/${tableId}/rematch`, { method: "POST", body: {} });
+  if (!r.ok) {
+    rematchAsked = false;
+    $("play-again").disabled = false;
+    $("again-note").textContent = r.data.error;
+    return;
+  }
+  joinRematch(r.data.id);
+});
 
 // --- settings: speed, skip, sound, help, keys -----------------------------------------------------
 const speed = $("speed");
