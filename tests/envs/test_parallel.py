@@ -1,0 +1,100 @@
+"""The parallel form: every player chooses a card in the same step (RULES §4.2), the rest of the
+game one decider at a time; PettingZoo's parallel conformance suite and its conversions."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")  # the [rl] extra; installed with [dev]
+
+from pettingzoo.test import api_test, parallel_api_test
+
+from jamaica import IllegalActionError
+from jamaica.envs import jamaica_v0, parallel
+from jamaica.rules.actions import PLAY
+
+
+def _legal(obs: dict[str, dict[str, np.ndarray]]) -> dict[str, list[int]]:
+    return {a: np.flatnonzero(o["action_mask"]).tolist() for a, o in obs.items()}
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"players": 2}, {"players": 3, "edition": "classic", "ghost_ship": True}, {"players": 6}],
+    ids=str,
+)
+def test_parallel_api_test(options: dict[str, object]) -> None:
+    parallel_api_test(parallel.parallel_env(**options), num_cycles=3000)
+
+
+def test_the_conversions_pass_their_suites() -> None:
+    api_test(parallel.aec_env(players=3), num_cycles=300)
+    parallel_api_test(parallel.turn_based(players=3), num_cycles=300)
+
+
+def test_every_player_chooses_a_card_in_the_same_step() -> None:
+    """In a card step every player acts, each offered the cards of its own hand; in every other
+    step exactly one player acts and the others pass (an empty mask)."""
+    env = parallel.parallel_env(players=4)
+    obs, infos = env.reset(seed=3)
+    rng = random.Random(3)
+    card_steps = 0
+    while env.agents:
+        legal = _legal(obs)
+        acting = [a for a in env.agents if legal[a]]
+        assert acting == [a for a in env.agents if infos[a]["acting"]]
+        was_card = env.game.decision_kind() == "card"
+        if was_card:
+            card_steps += 1
+            assert len(acting) == 4
+            for a in acting:
+                hand = env.game.hand[int(a[-1])]
+                assert legal[a] == [PLAY + c for c in range(11) if hand >> c & 1]
+        else:
+            assert len(acting) == 1
+        rounds = env.game.rnd
+        obs, _, _, _, infos = env.step({a: rng.choice(legal[a]) for a in acting})
+        if was_card and env.agents:  # every card was chosen in that one step
+            assert env.game.decision_kind() != "card" or env.game.rnd > rounds
+    assert card_steps == env.game.rnd  # one card step per round
+
+
+def test_it_is_the_aec_game_regrouped() -> None:
+    """Same seed and same decisions: the parallel env plays exactly the AEC env's game."""
+    par = parallel.parallel_env(players=3)
+    obs, _ = par.reset(seed=11)
+    rng = random.Random(11)
+    while par.agents:
+        obs, *_ = par.step({a: rng.choice(m) for a, m in _legal(obs).items() if m})
+    decisions = [a for a in par.game.history if a < 140]
+    aec = jamaica_v0.env(players=3)
+    aec.reset(seed=11)
+    given = iter(decisions)
+    for _ in aec.agent_iter():
+        _, _, term, trunc, _ = aec.last()
+        aec.step(None if term or trunc else next(given))
+    assert aec.unwrapped.game.history == par.game.history
+    assert aec.unwrapped.game.is_terminal()
+
+
+def test_a_bad_step_changes_nothing_and_passing_agents_are_ignored() -> None:
+    env = parallel.parallel_env(players=2)
+    obs, _ = env.reset(seed=5)
+    while env.game.decision_kind() != "card":  # answer the Captain's dice order
+        obs, *_ = env.step({a: m[0] for a, m in _legal(obs).items() if m})
+    legal = _legal(obs)
+    before = list(env.game.history)
+    with pytest.raises(IllegalActionError, match="player_1 must act"):
+        env.step({"player_0": legal["player_0"][0]})
+    with pytest.raises(IllegalActionError, match="not legal"):
+        env.step({"player_0": legal["player_0"][0], "player_1": 17})
+    assert env.game.history == before
+    obs, *_ = env.step({a: m[0] for a, m in legal.items()})
+    legal = _legal(obs)
+    actor = next(a for a, m in legal.items() if m)
+    other = next(a for a in legal if a != actor)
+    env.step({actor: legal[actor][0], other: 999})  # a passing agent's action is ignored
+    assert env.game.history[len(before) + 2] == legal[actor][0]
