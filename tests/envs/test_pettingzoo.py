@@ -82,6 +82,6 @@ def test_the_observation_holds_only_what_the_player_may_see(config: Config) -> N
         if s.is_terminal() or i % 9:
             continue
         for p in range(s.n):
-            mine = encode(s.view(p), s.n, s.ns)
+            mine = encode(s, p)
             assert mine.shape == (size,) and mine.dtype == np.float32
-            assert np.array_equal(encode(s.resample(p, rng).view(p), s.n, s.ns), mine)
+            assert np.array_equal(encode(s.resample(p, rng), p), mine)

@@ -1,135 +1,290 @@
-"""The observation vector: a fixed-size float32 vector derived from `State.view(player)` alone,
-so it holds exactly what that player may see (RULES §11).
+"""The observation vector: a fixed-size float32 vector of what one player may see (RULES §11).
 
-Layout (n players, k ships = n + 1 with the Ghost Ship), in this order:
+`encode(state, player)` writes it straight from the engine's state, reading exactly what
+`State.view(player)` shows (the two-worlds test in tests/secrecy checks that two worlds the player
+cannot tell apart give the same vector) plus the pending question's public parameters
+(`rules.progress`), so an agent without memory knows what it is answering. `player=None` is a
+spectator. With `relative=True` the seats are rotated so that the observing player comes first
+(seat p is written at (p − player) mod n; the Ghost Ship stays last).
+
+`observation_layout(config)` gives each part's slice; `SHIP_LAYOUT` the slices inside one ship's
+block. Every value lies in [0, 1] except moves left (up to ~1.4 for a ship a lap behind).
 
 | part | size | content |
 |---|---|---|
-| me | n | one-hot: the observing player |
+| me | n | one-hot: the observing player (zeros for a spectator) |
 | round | 1 | round / 100 |
 | captain | n | one-hot |
-| dice | 7 + 7 + 2 | morning die one-hot (0 = not placed, 1–6), evening die one-hot, the roll / 6 |
-| question | 15 + 1 + n | kind of the pending question one-hot (see `ops.KIND_NAMES`), "it is mine", who decides one-hot |
+| dice.morning, dice.evening | 7 + 7 | die one-hot (0 = not placed, 1–6) |
+| dice.roll | 2 | the roll / 6 (low, high) |
+| question.kind | 15 | kind of the pending question one-hot (`ops.KIND_NAMES`) |
+| question.mine | 1 | the observer decides |
+| question.decider | n | who decides, one-hot |
+| question.ship | k | the ship the question is about (moves, loads, pays, attacks, fights, wins) |
+| question.resource | 3 | food, gunpowder, doubloons: what is loaded or paid |
+| question.amount | 1 | tokens to load, or still due / 36 |
+| question.mode | 4 | a move: normal, the Ghost Ship's, a 2021 fall-back, a classic fall-back |
+| question.side | 2 | a battle question: attacker's or defender's |
+| question.firepower | 2 | each side's firepower so far / 48 (0 before its die is rolled) |
+| question.loser | k | spoils: the ship that lost |
+| resolving.ship | k | whose half-turn is being played (the Ghost Ship's moves too) |
+| resolving.card | 11 | the action card in play |
+| resolving.half | 2 | morning, evening |
+| resolving.die | 1 | that half's die / 6 |
 | lairs | 9 | a treasure token still on each lair (spaces 4 9 11 19 22 25 33 37 44) |
 | game | 2 | the end was triggered, the game is over |
-| per ship × k | 50 + 3 + 1 + 30 + 4 + 1 + 10 + 14 | space one-hot; lap one-hot (behind, racing, finished); moves left / 76; 6 hold slots × (empty, food, gunpowder, gold one-hot, count / 12); powers (map, sabre, Beth, 6th hold); face-down cards / 9; known face-down cards per type / 2; for a player: hand size / 4, draw pile / 11, discard pile (11 cards), has chosen (zeros for the Ghost Ship) |
-| my cards | 11 + 12 | my hand (11 cards); my chosen card one-hot (0 = none, 1–11) |
+| ships | k × 113 | per ship, see `SHIP_LAYOUT` |
+| hand | 11 | my hand (zeros for a spectator) |
+| chosen | 12 | my chosen card one-hot (0 = none, 1–11) |
 | battle | 1 + k + k + 2 + 7 + 7 + 1 | a battle is on; attacker one-hot; defender one-hot; gunpowder spent / 36 (both); dice one-hot (0 = not rolled, then 2 4 6 8 10 star); Sabre used |
 | scores | k | at the end only: each ship's score / 50 |
+
+Per ship (`SHIP_LAYOUT`, 113): space one-hot (50); lap one-hot (behind, racing, finished); moves
+left / 76; 6 hold slots × (empty, food, gunpowder, gold one-hot, count / 12); powers (map, sabre,
+Beth, 6th hold); face-down cards / 9; known face-down cards per type / 2; for a player: hand size
+/ 4, draw pile / 11, discard pile (11 cards), has chosen (zeros for the Ghost Ship).
 """
 
 from __future__ import annotations
 
 from array import array
-from typing import Any
+from functools import cache
+from typing import TYPE_CHECKING, Final
 
 import numpy as np
 
+from ..rules.board import moves_left
 from ..rules.config import Config
-from ..rules.data import CARD_NAMES, LAIR_SPACES, NUM_SPACES, RESOURCE_SHORT, TREASURE_NAMES
-from ..rules.ops import KIND_NAMES
+from ..rules.data import HOLD6, HOLDS, LAIR_SPACES, NUM_CARDS, NUM_POWERS, NUM_SPACES, SLOTS
+from ..rules.ops import KIND_NAMES, TERMINAL
+from ..rules.progress import question, resolving
 
-_KIND = {name: i for i, name in enumerate(KIND_NAMES)}
-_CARD = {name: i for i, name in enumerate(CARD_NAMES)}
-_RES = {name: i for i, name in enumerate(RESOURCE_SHORT)}
-_TREASURE = {name: i for i, name in enumerate(TREASURE_NAMES)}
-_LAIR_INDEX = {space: i for i, space in enumerate(LAIR_SPACES)}
-_POWER = {"map": 0, "sabre": 1, "beth": 2, "hold6": 3}
-SHIP_SIZE = NUM_SPACES + 3 + 1 + 30 + 4 + 1 + 10 + 14
+if TYPE_CHECKING:
+    from ..rules.state import State
+
+_LAIR_INDEX: Final = {space: i for i, space in enumerate(LAIR_SPACES)}
+
+SHIP_PARTS: Final = (
+    ("space", NUM_SPACES),
+    ("lap", 3),
+    ("moves_left", 1),
+    ("holds", 5 * SLOTS),
+    ("powers", NUM_POWERS),
+    ("face_down", 1),
+    ("face_down_known", 10),
+    ("hand_size", 1),
+    ("draw_pile", 1),
+    ("discard", NUM_CARDS),
+    ("has_chosen", 1),
+)
+
+
+def _slices(parts: list[tuple[str, int]] | tuple[tuple[str, int], ...]) -> dict[str, slice]:
+    out: dict[str, slice] = {}
+    i = 0
+    for name, size in parts:
+        out[name] = slice(i, i + size)
+        i += size
+    return out
+
+
+SHIP_LAYOUT: Final = _slices(SHIP_PARTS)
+SHIP_SIZE: Final = sum(size for _, size in SHIP_PARTS)
+
+
+def _parts(n: int, k: int) -> list[tuple[str, int]]:
+    return [
+        ("me", n),
+        ("round", 1),
+        ("captain", n),
+        ("dice.morning", 7),
+        ("dice.evening", 7),
+        ("dice.roll", 2),
+        ("question.kind", len(KIND_NAMES)),
+        ("question.mine", 1),
+        ("question.decider", n),
+        ("question.ship", k),
+        ("question.resource", 3),
+        ("question.amount", 1),
+        ("question.mode", 4),
+        ("question.side", 2),
+        ("question.firepower", 2),
+        ("question.loser", k),
+        ("resolving.ship", k),
+        ("resolving.card", NUM_CARDS),
+        ("resolving.half", 2),
+        ("resolving.die", 1),
+        ("lairs", len(LAIR_SPACES)),
+        ("game", 2),
+        ("ships", k * SHIP_SIZE),
+        ("hand", NUM_CARDS),
+        ("chosen", NUM_CARDS + 1),
+        ("battle", 1 + 2 * k + 2 + 14 + 1),
+        ("scores", k),
+    ]
+
+
+@cache
+def _layout(n: int, k: int) -> dict[str, slice]:
+    return _slices(_parts(n, k))
+
+
+def observation_layout(config: Config) -> dict[str, slice]:
+    """Each named part of the vector and its slice, in order (`"ships"` is k blocks of
+    `SHIP_LAYOUT`); a fresh dict, the caller may keep it."""
+    return dict(_layout(config.players, config.ships))
 
 
 def observation_size(config: Config) -> int:
-    n, k = config.players, config.ships
-    return n + 1 + n + 16 + 16 + n + 9 + 2 + k * SHIP_SIZE + 23 + (1 + 2 * k + 2 + 14 + 1) + k
+    stop: int = _layout(config.players, config.ships)["scores"].stop
+    return stop
 
 
-def encode(view: dict[str, Any], n: int, k: int, out: np.ndarray | None = None) -> np.ndarray:
-    """The float32 vector for a view (`State.view(player)`) of a game of n players and k ships;
-    written into `out` if given."""
-    size = n + 1 + n + 16 + 16 + n + 9 + 2 + k * SHIP_SIZE + 23 + (1 + 2 * k + 2 + 14 + 1) + k
-    v = array("f", bytes(4 * size))  # zeros; plain item assignment is fast on an array
-    me = view["player"]
+@cache
+def _offsets(n: int, k: int) -> tuple[int, ...]:
+    return tuple(part.start for part in _layout(n, k).values())  # in the order of `_parts`
+
+
+@cache
+def _seats(n: int, k: int, me: int | None, relative: bool) -> tuple[int, ...]:
+    """Where each ship's data goes: seat p at (p − me) mod n when relative; the Ghost Ship last."""
+    if not relative or me is None:
+        return tuple(range(k))
+    return tuple((p - me) % n for p in range(n)) + tuple(range(n, k))
+
+
+_ZEROS: dict[int, bytes] = {}
+
+
+def encode(
+    s: State, player: int | None, *, relative: bool = False, out: np.ndarray | None = None
+) -> np.ndarray:
+    """The float32 vector `player` (None: a spectator) observes in `s`; written into `out` if
+    given (and returned)."""
+    if isinstance(s, dict):
+        raise TypeError("encode() takes the State itself now: encode(state, player)")
+    n, k = s.n, s.ns
+    if player is not None and not (isinstance(player, int) and 0 <= player < n):
+        raise ValueError(f"player must be 0..{n - 1} or None, not {player!r}")
+    (o_me, o_round, o_cap, o_morning, o_evening, o_roll, o_kind, o_mine, o_decider, o_qship,
+     o_res, o_amount, o_mode, o_side, o_fire, o_loser, o_rship, o_rcard, o_half, o_die, o_lairs,
+     o_game, o_ships, o_hand, o_chosen, o_battle, o_scores) = _offsets(n, k)  # fmt: skip
+    size = o_scores + k
+    zeros = _ZEROS.get(size)
+    if zeros is None:
+        zeros = _ZEROS[size] = bytes(4 * size)
+    v = array("f", zeros)  # plain item assignment is fast on an array
+    seat = _seats(n, k, player, relative)
+    me = player
     if me is not None:
-        v[me] = 1.0
-    i = n
-    v[i] = view["round"] / 100
-    i += 1
-    if view["captain"] >= 0:
-        v[i + view["captain"]] = 1.0
-    i += n
-    dice = view["dice"]
-    v[i + dice["morning"]] = 1.0
-    v[i + 7 + dice["evening"]] = 1.0
-    roll = dice["roll"]
+        v[o_me + seat[me]] = 1.0
+    v[o_round] = s.rnd / 100
+    if s.cap >= 0:
+        v[o_cap + seat[s.cap]] = 1.0
+    v[o_morning + s.morning] = 1.0
+    v[o_evening + s.evening] = 1.0
+    roll = s.roll
     if roll:
-        v[i + 14] = roll[0] / 6
-        v[i + 15] = roll[1] / 6
-    i += 16
-    pending = view["pending"]
-    kind = _KIND.get(pending["kind"])
-    if kind is not None:
-        v[i + kind] = 1.0
-    who = pending["player"]
-    if who is not None:
-        if who == me:
-            v[i + 15] = 1.0
-        v[i + 16 + who] = 1.0
-    i += 16 + n
-    for space in view["lair_tokens"]:
-        v[i + _LAIR_INDEX[space]] = 1.0
-    i += 9
-    v[i] = float(view["ending"])
-    v[i + 1] = float(view["game_over"])
-    i += 2
-    for ship in view["ships"]:
-        v[i + ship["space"]] = 1.0
-        lap = ship["lap"]
-        v[i + NUM_SPACES + (0 if lap < 0 else 1 if lap == 0 else 2)] = 1.0
+        v[o_roll] = roll[0] / 6
+        v[o_roll + 1] = roll[1] / 6
+    q = s.q
+    assert q is not None
+    over = q[1] == TERMINAL
+    if not over:
+        v[o_kind + q[0]] = 1.0
+        who = q[1]
+        if who >= 0:
+            if who == me:
+                v[o_mine] = 1.0
+            v[o_decider + seat[who]] = 1.0
+            qp = question(s)
+            if qp.ship >= 0:
+                v[o_qship + seat[qp.ship]] = 1.0
+            if qp.resource > 0:
+                v[o_res + qp.resource - 1] = 1.0
+                v[o_amount] = qp.amount / 36
+            if qp.mode >= 0:
+                v[o_mode + qp.mode] = 1.0
+            if qp.side >= 0:
+                v[o_side + qp.side] = 1.0
+                f0, f1 = qp.firepower
+                if f0 >= 0:
+                    v[o_fire] = f0 / 48
+                if f1 >= 0:
+                    v[o_fire + 1] = f1 / 48
+            if qp.other >= 0:
+                v[o_loser + seat[qp.other]] = 1.0
+        r = resolving(s)
+        if r is not None:
+            v[o_rship + seat[r.ship]] = 1.0
+            if r.card >= 0:
+                v[o_rcard + r.card] = 1.0
+            v[o_half + r.half] = 1.0
+            v[o_die] = r.die / 6
+    tokens = s.tokens
+    for space, j in _LAIR_INDEX.items():
+        if tokens >> space & 1:
+            v[o_lairs + j] = 1.0
+    v[o_game] = float(s.ending)
+    v[o_game + 1] = float(over)
+    pos, lap, ht, hn, pw, fd = s.pos, s.lap, s.ht, s.hn, s.pw, s.fd
+    gh = s.gh
+    for ship in range(k):
+        i = o_ships + seat[ship] * SHIP_SIZE
+        v[i + pos[ship]] = 1.0
+        lp = lap[ship]
+        v[i + NUM_SPACES + (0 if lp < 0 else 1 if lp == 0 else 2)] = 1.0
         j = i + NUM_SPACES + 3
-        v[j] = ship["moves_left"] / 76
+        v[j] = moves_left(pos[ship], lp) / 76
         j += 1
-        for h, hold in enumerate(ship["holds"]):
-            v[j + 5 * h + _RES[hold["type"]]] = 1.0
-            v[j + 5 * h + 4] = hold["count"] / 12
+        base = ship * SLOTS
+        for h in range(SLOTS if pw[HOLD6] == ship else HOLDS):
+            v[j + 5 * h + ht[base + h]] = 1.0
+            v[j + 5 * h + 4] = hn[base + h] / 12
         j += 30
-        for p in ship["powers"]:
-            v[j + _POWER[p]] = 1.0
+        for t in range(NUM_POWERS):
+            if pw[t] == ship:
+                v[j + t] = 1.0
         j += 4
-        v[j] = ship["face_down"] / 9
+        cards = fd[ship]
+        v[j] = len(cards) / 9
         j += 1
-        known = ship["face_down_known"]
-        for name in set(known):
-            v[j + _TREASURE[name]] = known.count(name) / 2
+        if cards and (over or me is not None):
+            for c in cards:
+                if over or (c >> 6) >> me & 1:  # type: ignore[operator]
+                    v[j + (c & 15)] += 0.5
         j += 10
-        if not ship["ghost"]:
-            v[j] = ship["hand_size"] / 4
-            v[j + 1] = ship["draw_pile"] / 11
-            for c in ship["discard"]:
-                v[j + 2 + _CARD[c]] = 1.0
-            v[j + 13] = float(ship["has_chosen"])
-        i += SHIP_SIZE
-    for c in view.get("hand", ()):
-        v[i + _CARD[c]] = 1.0
-    i += 11
-    chosen = view.get("chosen")
-    v[i + (0 if chosen is None else _CARD[chosen] + 1)] = 1.0
-    i += 12
-    b = view["battle"]
+        if ship != gh:
+            chosen = s.chosen[ship] >= 0
+            v[j] = (s.hand[ship].bit_count() + chosen) / 4
+            v[j + 1] = s.drawp[ship].bit_count() / 11
+            disc = s.disc[ship]
+            for c in range(NUM_CARDS):
+                if disc >> c & 1:
+                    v[j + 2 + c] = 1.0
+            v[j + 13] = float(chosen)
+    if me is not None:
+        hand = s.hand[me]
+        for c in range(NUM_CARDS):
+            if hand >> c & 1:
+                v[o_hand + c] = 1.0
+        v[o_chosen + s.chosen[me] + 1] = 1.0
+    else:
+        v[o_chosen] = 1.0
+    b = s.battle
     if b is not None:
-        v[i] = 1.0
-        v[i + 1 + b["attacker"]] = 1.0
-        v[i + 1 + k + b["defender"]] = 1.0
-        j = i + 1 + 2 * k
-        v[j] = b["attacker_powder"] / 36
-        v[j + 1] = b["defender_powder"] / 36
-        v[j + 2 + b["attacker_die"] + 1] = 1.0
-        v[j + 9 + b["defender_die"] + 1] = 1.0
-        v[j + 16] = float(b["sabre_used"])
-    i += 1 + 2 * k + 2 + 14 + 1
-    scores = view.get("scores")
-    if scores:
-        for s, sc in enumerate(scores):
-            v[i + s] = sc["total"] / 50
+        v[o_battle] = 1.0
+        v[o_battle + 1 + seat[b[0]]] = 1.0
+        v[o_battle + 1 + k + seat[b[1]]] = 1.0
+        j = o_battle + 1 + 2 * k
+        v[j] = b[2] / 36
+        v[j + 1] = b[4] / 36
+        v[j + 2 + b[3] + 1] = 1.0
+        v[j + 9 + b[5] + 1] = 1.0
+        v[j + 16] = float(b[6])
+    if over:
+        for ship, sc in enumerate(s.scores()):
+            v[o_scores + seat[ship]] = sc.total / 50
     vector = np.frombuffer(v, dtype=np.float32)
     if out is None:
         return vector

@@ -143,7 +143,7 @@ class JamaicaEnv(gymnasium.Env[dict[str, Any], np.int64]):
 
     def _obs(self) -> ObsDict:
         s = self.game
-        return {"observation": encode(s.view(self.seat), s.n, s.ns), "action_mask": self._mask()}
+        return {"observation": encode(s, self.seat), "action_mask": self._mask()}
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self._mask(), "seat": self.seat}

@@ -6,7 +6,7 @@
   `edition` ("2021" or "classic"), `ghost_ship` (None, True, False or auto/on/off), `max_rounds`,
   `reward`.
 - Observation: `{"observation": float32[size], "action_mask": int8[140]}`; the vector is
-  `jamaica.envs.encoding.encode(state.view(player))` (its layout is documented there); the mask is
+  `jamaica.envs.encoding.encode(state, player)` (its layout is documented there); the mask is
   all zeros except for the agent whose turn it is. Actions are the player-action ids 0–139 of the
   catalog in `jamaica.rules.actions` (`Discrete(140)`, as OpenSpiel's `num_distinct_actions`; the
   chance outcomes 140–205 never reach an agent).
@@ -121,7 +121,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         mask = np.zeros(NUM_PLAYER_ACTIONS, np.int8)
         if not s.is_terminal() and s.current_player() == p:
             mask[s.legal] = 1
-        obs = encode(s.view(p), s.n, s.ns)
+        obs = encode(s, p)
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action: int | None) -> None:

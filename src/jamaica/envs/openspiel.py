@@ -257,7 +257,7 @@ class JamaicaObserver:
     def set_from(self, state: JamaicaState, player: int) -> None:
         if self.tensor is not None:
             s = state.engine
-            encode(s.view(player if self.private else None), s.n, s.ns, out=self.tensor)
+            encode(s, player if self.private else None, out=self.tensor)
 
     def string_from(self, state: JamaicaState, player: int) -> str:
         me = player if self.private else None

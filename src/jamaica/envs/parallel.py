@@ -155,7 +155,7 @@ class parallel_env(ParallelEnv):  # type: ignore[misc]
             p = self._index[agent]
             mask = np.zeros(NUM_PLAYER_ACTIONS, np.int8)
             mask[acting.get(p, [])] = 1
-            out[agent] = {"observation": encode(s.view(p), s.n, s.ns), "action_mask": mask}
+            out[agent] = {"observation": encode(s, p), "action_mask": mask}
         return out
 
     def _infos(self, acting: dict[int, list[int]]) -> dict[str, dict[str, Any]]:

@@ -45,7 +45,8 @@ PUBLIC: Final = 1 << PUBLIC_BIT
     T_DRAW,
     T_TREASURE,
     T_FIRST_CAPTAIN,
-) = range(19)
+    T_CARD_END,
+) = range(20)
 TASK_NAMES: Final = (
     "round",
     "choose",
@@ -66,6 +67,7 @@ TASK_NAMES: Final = (
     "draw",
     "treasure",
     "first_captain",
+    "card_end",
 )
 
 # --- decisions (player) and chance events --------------------------------------------------------

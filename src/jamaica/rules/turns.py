@@ -78,6 +78,7 @@ from .ops import (
     M_NORMAL,
     T_ACTION,
     T_ARRIVE,
+    T_CARD_END,
     T_CHOOSE,
     T_DRAW,
     T_FIRST_CAPTAIN,
@@ -202,8 +203,15 @@ def _turn(s: State, t: Task) -> None:
     s.kh[p] &= ~bit
     ev(s, s.all, E_REVEAL, p, c)
     morning_icon, evening_icon = CARDS[c]
+    s.stack.append((T_CARD_END, p, c))  # marks the card in play until its actions are done
     s.stack.append((T_ACTION, p, evening_icon, s.evening, 1))
     s.stack.append((T_ACTION, p, morning_icon, s.morning, 0))
+
+
+@task(T_CARD_END)
+def _card_end(s: State, t: Task) -> None:
+    """Nothing to do: the marker only says, while it is on the stack, whose card is in play
+    (see `progress.resolving`)."""
 
 
 @task(T_ACTION)
