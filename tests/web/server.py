@@ -119,6 +119,18 @@ def recv(ws: ClientConnection, timeout: float = 20) -> dict[str, Any]:
     return dict(json.loads(ws.recv(timeout=timeout)))
 
 
+SOCIAL = ("seats", "chat", "rematch")  # who sits where, chat: not answers to a message
+
+
+def recv_reply(ws: ClientConnection, timeout: float = 20) -> dict[str, Any]:
+    """The next message that is not about who sits where or chat."""
+    end = time.monotonic() + timeout
+    while True:
+        m = recv(ws, max(0.001, end - time.monotonic()))
+        if m["op"] not in SOCIAL:
+            return m
+
+
 def until(ws: ClientConnection, pred: Any, timeout: float = 60) -> dict[str, Any]:
     """Read messages until one satisfies `pred`."""
     end = time.monotonic() + timeout

@@ -25,7 +25,7 @@ from websockets.sync.client import ClientConnection
 
 from jamaica.rules.actions import ACTION_NAMES
 
-from .server import Server, hello, recv, send
+from .server import Server, hello, recv, recv_reply, send
 
 SOAK = int(os.environ.get("JAMAICA_FUZZ_MESSAGES", "10000"))
 # The fuzzers send as fast as the server answers: lift the per-connection rate (test_limits
@@ -127,7 +127,13 @@ def test_fuzz_messages_change_nothing(fuzzed: Server) -> None:
 
 def _garbage(rng: random.Random) -> str | bytes:
     """A message no connection may act on, whoever sends it."""
-    kind = rng.randrange(9)
+    kind = rng.randrange(11)
+    if kind == 9:  # a chat line with no text, too long, or not text
+        text = rng.choice([None, 5, [], "", " \n\t ", "\u0000", "x" * rng.randrange(301, 2000)])
+        return json.dumps({"op": "chat", "v": 1, "text": text})
+    if kind == 10:  # a player's key nobody has, or not a key
+        key = rng.choice([5, [], "x" * 65, "", rng.randbytes(24).hex()[:43]])
+        return json.dumps({"op": "hello", "v": 1, "key": key})
     if kind == 0:  # binary
         return rng.randbytes(rng.randrange(1, 200))
     if kind == 1:  # not JSON
@@ -175,7 +181,7 @@ def test_a_soak_of_bad_messages_crashes_nothing_changes_nothing_logs_nothing(
                     recv(ws, 0.3)
         spectator = stack.enter_context(server.ws(t["id"]))
         hello(spectator)
-        assert recv(spectator)["turn"] == turn  # its first update
+        assert recv_reply(spectator)["turn"] == turn  # its first update
         stranger = stack.enter_context(server.ws(t["id"]))  # never seated
         stored = _stored(server.db, t["id"])
 
@@ -209,7 +215,7 @@ def test_a_soak_of_bad_messages_crashes_nothing_changes_nothing_logs_nothing(
                 ws.send(make())
                 batch.append(ws)
             for ws in batch:
-                m = recv(ws, 20)
+                m = recv_reply(ws, 20)
                 assert m["op"] == "error" and m["code"] != "internal", m
                 codes[m["code"]] += 1
             sent += len(batch)
@@ -225,7 +231,7 @@ def test_a_soak_of_bad_messages_crashes_nothing_changes_nothing_logs_nothing(
         rss.append(server.rss_kb())
         for ws in (*seats, spectator, stranger):
             send(ws, op="ping")
-            assert recv(ws)["op"] == "pong"  # every connection still up
+            assert recv_reply(ws)["op"] == "pong"  # every connection still up
         assert _stored(server.db, t["id"]) == stored  # not one decision more
         assert server.get(f"/api/tables/{t['id']}/replay")["steps"] == turn
     log = server.log()
@@ -239,7 +245,7 @@ def test_a_soak_of_bad_messages_crashes_nothing_changes_nothing_logs_nothing(
     assert rss[2] - rss[1] < 10 * 1024  # kB: bounded
     for code in ("binary", "bad_json", "too_big", "bad_version", "bad_op", "bad_message",
                  "stale", "illegal", "not_your_turn", "not_seated", "no_hello", "bad_token",
-                 "bad_seat", "already"):  # fmt: skip
+                 "bad_seat", "already", "chat_empty", "chat_long", "bad_key"):  # fmt: skip
         assert codes[code] > 0, code
 
 

@@ -19,7 +19,7 @@ from websockets.exceptions import ConnectionClosed
 from jamaica.web.limits import Flood, Limits, PerMinute, TokenBucket
 from jamaica.web.security import origin_allowed
 
-from .server import Server, hello, recv, send
+from .server import Server, hello, recv, recv_reply, send
 
 TWO = [("Ann", None), ("Bob", None)]
 
@@ -114,7 +114,7 @@ def test_accepted_answers_are_never_rate_limited(limited: Server) -> None:
         hello(me, 0, t["seats"][0]["token"])
         began, answers = time.monotonic(), 0
         while answers < 40:
-            m = recv(me)
+            m = recv_reply(me)
             assert m["op"] == "update", m  # never an error
             if m["view"]["game_over"]:
                 break

@@ -211,7 +211,8 @@ def test_a_bad_row_is_a_value_error_naming_its_table(tmp_path: Path) -> None:
     store.create_table(_record("badby"))
     raw = sqlite3.connect(db)  # rows written by something else than this server
     for table_id, (config, seats) in bad_tables.items():
-        raw.execute("INSERT INTO tables VALUES (?, ?, ?, 0, NULL, ?, 0)",
+        raw.execute("INSERT INTO tables (id, config, seats, seed, seconds_per_decision, created, "
+                    "finished) VALUES (?, ?, ?, 0, NULL, ?, 0)",
                     (table_id, config, seats, time.time()))  # fmt: skip
     raw.execute("INSERT INTO actions VALUES ('badrow', 0, 'move north', 'player', 0)")
     raw.execute("INSERT INTO actions VALUES ('badby', 0, 3, 'alien', 0)")

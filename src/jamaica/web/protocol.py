@@ -3,14 +3,18 @@ validated before anything is done with them.
 
 Client → server:
 - `{"op": "hello", "v": 1, "seat": 0, "token": "…"}` — take a seat (or `"seat": null` to watch);
+  `{"op": "hello", "v": 1, "key": "…"}` — a player: their seat at this table, or watch by name;
 - `{"op": "act", "v": 1, "action": "move 13", "turn": 57}` — answer the question; `turn` is the
   number of actions so far that the client saw (a stale answer is refused); `"actions": [...]`
   instead of `"action"` answers the question and the ones that follow it (e.g. a whole payment),
   all or nothing; a card choice offered early (simultaneous choice) is answered the same way;
+- `{"op": "chat", "v": 1, "text": "…"}` — a chat line (plain text);
+- `{"op": "back", "v": 1}` — take your seat back from the bot playing it while you were away;
 - `{"op": "ping", "v": 1}`.
 
 Server → client: `welcome`, `update` (the seat's view, new events, the question if it is that
-seat's), `error` (`code`, `message`), `pong`.
+seat's), `seats` (who sits where, who is connected), `chat`, `rematch`, `error` (`code`,
+`message`), `pong`. See docs/lobby.md.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ class ProtocolError(ValueError):
 class Hello:
     seat: int | None
     token: str | None
+    key: str | None = None  # a player's key: their seat here, or a named spectator
 
 
 @dataclass(frozen=True)
@@ -53,7 +58,17 @@ class Ping:
     pass
 
 
-Message = Hello | Act | Ping
+@dataclass(frozen=True)
+class Chat:
+    text: str
+
+
+@dataclass(frozen=True)
+class Back:
+    pass
+
+
+Message = Hello | Act | Ping | Chat | Back
 
 
 def parse(raw: str | bytes) -> Message:
@@ -77,7 +92,10 @@ def parse(raw: str | bytes) -> Message:
             raise ProtocolError("bad_message", "seat must be a seat number or null")
         if token is not None and (not isinstance(token, str) or len(token) > MAX_TOKEN):
             raise ProtocolError("bad_message", "token must be a string")
-        return Hello(seat, token)
+        key = d.get("key")
+        if key is not None and (not isinstance(key, str) or len(key) > MAX_TOKEN):
+            raise ProtocolError("bad_message", "key must be a player's key")
+        return Hello(seat, token, key)
     if op == "act":
         turn = d.get("turn")
         if turn is not None and (not isinstance(turn, int) or isinstance(turn, bool)):
@@ -91,7 +109,14 @@ def parse(raw: str | bytes) -> Message:
         return Act(actions[0], turn, tuple(actions[1:]))
     if op == "ping":
         return Ping()
-    raise ProtocolError("bad_op", "op must be one of hello, act, ping")
+    if op == "chat":
+        text = d.get("text")
+        if not isinstance(text, str):
+            raise ProtocolError("bad_message", "text must be a string")
+        return Chat(text)
+    if op == "back":
+        return Back()
+    raise ProtocolError("bad_op", "op must be one of hello, act, chat, back, ping")
 
 
 def error(code: str, message: str) -> dict[str, Any]:

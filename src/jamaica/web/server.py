@@ -24,8 +24,10 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..rules import Config, new_game
 from .layout import board_layout
 from .limits import Connections, Flood, Limits, PerMinute
+from .lobby import FINISHED_LISTED, KEY_HEADER, Lobby
 from .outbox import Outbox
-from .protocol import MAX_MESSAGE, Act, Hello, Ping, ProtocolError, error, parse
+from .players import Players
+from .protocol import MAX_MESSAGE, Act, Back, Chat, Hello, Ping, ProtocolError, error, parse
 from .security import SecurityHeaders, TooLarge, origin_allowed, read_body
 from .store import Store, StoreError, open_store
 from .tables import Client, LiveTable
@@ -106,9 +108,15 @@ class Tables:
             self.archive_idle()
 
     def summaries(self) -> list[dict[str, Any]]:
-        """The lobby's list: newest first; tables set aside are listed as unavailable."""
-        out = [t.summary() for t in reversed(list(self.live.values()))]
-        out += [self.archived_summaries[table_id] for table_id in self.archived]
+        """The lobby's list: tables waiting for players, then those in play, then the last
+        finished ones, newest first in each; tables set aside are listed as unavailable."""
+        lines = [t.summary() for t in reversed(list(self.live.values()))]
+        order = {"waiting": 0, "playing": 1, "finished": 2}
+        lines.sort(key=lambda x: order[x["status"]])  # stable: newest first in each
+        finished = [x for x in lines if x["status"] == "finished"][:FINISHED_LISTED]
+        out = [x for x in lines if x["status"] != "finished"] + finished
+        out += [{**self.archived_summaries[table_id], "status": "archived"}
+                for table_id in self.archived]  # fmt: skip
         out += [{"id": table_id, "available": False, "reason": reason}
                 for table_id, reason in self.broken.items()]  # fmt: skip
         return out
@@ -136,6 +144,8 @@ def create_app(store: Store, limits: Limits | None = None) -> Starlette:
     limits = Limits() if limits is None else limits
     connections = Connections(limits.connections_per_address)
     created = PerMinute(limits.tables_per_minute)
+    players = Players(store)
+    lobby = Lobby(tables, players, limits)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -199,21 +209,28 @@ def create_app(store: Store, limits: Limits | None = None) -> Starlette:
             seats = d.get("seats")
             if not isinstance(seats, list) or not all(isinstance(x, dict) for x in seats):
                 raise ValueError("seats must be a list of {name, bot}")
-            players = d.get("players", len(seats))
-            config = Config(players=players, edition=d.get("edition", "2021"),
+            n = d.get("players", len(seats))
+            config = Config(players=n, edition=d.get("edition", "2021"),
                             ghost_ship=d.get("ghost_ship"))  # fmt: skip
-            pairs = []
+            specs: list[tuple[str, str | None] | dict[str, Any]] = []
             for x in seats:
                 name, bot = x.get("name", ""), x.get("bot")
                 if not isinstance(name, str) or (bot is not None and not isinstance(bot, str)):
                     raise ValueError("a seat's name and bot must be strings (bot null: human)")
-                pairs.append((name, bot))
+                kind = x.get("kind")
+                if kind is None:
+                    specs.append((name, bot))
+                elif kind in ("me", "open", "invite", "bot"):
+                    specs.append({"kind": kind, "name": name, "bot": bot})
+                else:
+                    raise ValueError("a seat's kind is me, open, invite or bot")
             limit = d.get("seconds_per_decision")
             if limit is not None and (
                 not isinstance(limit, int | float) or isinstance(limit, bool)
             ):
                 raise ValueError("seconds_per_decision must be a number or null")
-            table, tokens = LiveTable.create(store, config, pairs, limit)
+            creator = players.by_key(request.headers.get(KEY_HEADER))
+            table, tokens = LiveTable.create(store, config, specs, limit, creator)
         except RecursionError:
             return JSONResponse({"error": "the JSON is nested too deeply"}, status_code=400)
         except (ValueError, TypeError) as e:  # JSONDecodeError and UnicodeDecodeError too
@@ -224,6 +241,7 @@ def create_app(store: Store, limits: Limits | None = None) -> Starlette:
         base = str(request.base_url).rstrip("/")
         links = [  # the token in the fragment: never sent to a server, never in a Referer
             {"seat": i, "name": table.names[i], "bot": table.record.seats[i]["bot"],
+             "kind": table.record.seats[i]["kind"],
              "url": None if tok is None else f"{base}/table/{table.id}#seat={i}&token={tok}",
              "token": tok}
             for i, tok in enumerate(tokens)
@@ -318,12 +336,21 @@ def create_app(store: Store, limits: Limits | None = None) -> Starlette:
                     if isinstance(msg, Hello):
                         if client is not None:
                             raise ProtocolError("already", "this connection has a seat already")
-                        client = await table.join(outbox, msg)
+                        player = None if msg.key is None else players.by_key(msg.key)
+                        client = await table.join(outbox, msg, player)
                     elif isinstance(msg, Act):
                         if client is None:
                             raise ProtocolError("no_hello", "say hello first")
                         await table.act(client, msg)
                         flood.refund()  # an accepted answer: the game paces those
+                    elif isinstance(msg, Chat):
+                        if client is None:
+                            raise ProtocolError("no_hello", "say hello first")
+                        await table.say(client, msg.text)
+                    elif isinstance(msg, Back):
+                        if client is None:
+                            raise ProtocolError("no_hello", "say hello first")
+                        await table.back(client)
                     elif isinstance(msg, Ping):
                         outbox.put({"op": "pong", "v": 1})
                 except ProtocolError as e:
@@ -349,6 +376,7 @@ def create_app(store: Store, limits: Limits | None = None) -> Starlette:
         Route("/api/tables", list_tables, methods=["GET"]),
         Route("/api/tables", create_table, methods=["POST"]),
         Route("/api/tables/{table_id}/replay", replay_step),
+        *lobby.routes(),
         Route("/api/board", board),
         WebSocketRoute("/ws/{table_id}", socket),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),

@@ -43,6 +43,26 @@ class TableRecord:
     seconds_per_decision: float | None
     created: float
     finished: bool = False
+    started: bool = True  # False while open seats wait for players
+    creator: str | None = None  # the player who made it (may start it early)
+    rematch: str | None = None  # the rematch table, once someone asked for one
+
+
+@dataclass
+class PlayerRecord:
+    id: str
+    name: str
+    key_hash: str
+    created: float
+
+
+@dataclass
+class ChatRow:
+    seq: int
+    at: float
+    seat: int | None  # None: a spectator
+    name: str
+    text: str
 
 
 @dataclass
@@ -66,6 +86,12 @@ class Store(Protocol):
     def save_early(self, table_id: str, round_: int, seat: int, action: int) -> None: ...
     def early_choices(self, table_id: str, round_: int) -> dict[int, int]: ...
     def finish(self, table_id: str) -> None: ...
+    def update_table(self, table: TableRecord) -> None: ...
+    def create_player(self, player: PlayerRecord) -> None: ...
+    def player_by_key(self, key_hash: str) -> PlayerRecord | None: ...
+    def rename_player(self, player_id: str, name: str) -> None: ...
+    def add_chat(self, table_id: str, row: ChatRow) -> None: ...
+    def chat(self, table_id: str, limit: int) -> list[ChatRow]: ...
     def close(self) -> None: ...
 
 
@@ -94,7 +120,31 @@ CREATE TABLE IF NOT EXISTS early_choices (
     action INTEGER NOT NULL,
     PRIMARY KEY (table_id, round, seat)
 );
+CREATE TABLE IF NOT EXISTS players (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    key_hash TEXT NOT NULL UNIQUE,
+    created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS chat (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seq INTEGER NOT NULL,
+    at REAL NOT NULL,
+    seat INTEGER,
+    name TEXT NOT NULL,
+    text TEXT NOT NULL,
+    PRIMARY KEY (table_id, seq)
+);
 """
+# Columns added to `tables` since the first version: added to an older database when it opens.
+_ADDED_COLUMNS = (
+    ("started", "INTEGER NOT NULL DEFAULT 1"),
+    ("creator", "TEXT"),
+    ("rematch", "TEXT"),
+)
+_TABLE_COLUMNS = (
+    "id, config, seats, seed, seconds_per_decision, created, finished, started, creator, rematch"
+)
 _COLUMNS = (
     "SELECT id, config, seats, seed, seconds_per_decision, created, finished FROM tables LIMIT 0",
     "SELECT table_id, seq, action, by, at FROM actions LIMIT 0",
@@ -164,8 +214,12 @@ class SQLiteStore:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.executescript(SCHEMA)
-            for query in _COLUMNS:
+            for query in _COLUMNS:  # a file with other tables of these names is not ours
                 self._db.execute(query)
+            have = {row[1] for row in self._db.execute("PRAGMA table_info(tables)")}
+            for column, kind in _ADDED_COLUMNS:
+                if column not in have:
+                    self._db.execute(f"ALTER TABLE tables ADD COLUMN {column} {kind}")
             self._identity = None if self._memory else self._stat()
         except (sqlite3.Error, OSError) as e:
             self._db.close()
@@ -231,10 +285,59 @@ class SQLiteStore:
     def create_table(self, table: TableRecord) -> None:
         with self._write() as db:
             db.execute(
-                "INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO tables ({_TABLE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (table.id, json.dumps(table.config), json.dumps(table.seats), table.seed,
-                 table.seconds_per_decision, table.created, int(table.finished)),
+                 table.seconds_per_decision, table.created, int(table.finished),
+                 int(table.started), table.creator, table.rematch),
             )  # fmt: skip
+
+    def update_table(self, table: TableRecord) -> None:
+        """A table's seats (taken, replaced), whether it has started, and its rematch."""
+        with self._write() as db:
+            db.execute(
+                "UPDATE tables SET seats = ?, started = ?, rematch = ? WHERE id = ?",
+                (json.dumps(table.seats), int(table.started), table.rematch, table.id),
+            )
+
+    def create_player(self, player: PlayerRecord) -> None:
+        with self._write() as db:
+            db.execute(
+                "INSERT INTO players VALUES (?, ?, ?, ?)",
+                (player.id, player.name, player.key_hash, player.created),
+            )
+
+    def rename_player(self, player_id: str, name: str) -> None:
+        with self._write() as db:
+            db.execute("UPDATE players SET name = ? WHERE id = ?", (name, player_id))
+
+    def player_by_key(self, key_hash: str) -> PlayerRecord | None:
+        row = self._read(
+            lambda db: db.execute(
+                "SELECT id, name, key_hash, created FROM players WHERE key_hash = ?", (key_hash,)
+            ).fetchone()
+        )
+        if row is None:
+            return None
+        return PlayerRecord(str(row[0]), str(row[1]), str(row[2]), float(row[3]))
+
+    def add_chat(self, table_id: str, row: ChatRow) -> None:
+        with self._write() as db:
+            db.execute(
+                "INSERT INTO chat VALUES (?, ?, ?, ?, ?, ?)",
+                (table_id, row.seq, row.at, row.seat, row.name, row.text),
+            )
+
+    def chat(self, table_id: str, limit: int) -> list[ChatRow]:
+        """The table's last `limit` chat messages, oldest first."""
+        rows = self._read(
+            lambda db: db.execute(
+                "SELECT seq, at, seat, name, text FROM chat WHERE table_id = ? "
+                "ORDER BY seq DESC LIMIT ?",
+                (table_id, limit),
+            ).fetchall()
+        )
+        return [ChatRow(int(q), float(a), None if st is None else int(st), str(n), str(t))
+                for q, a, st, n, t in reversed(rows)]  # fmt: skip
 
     def append(self, table_id: str, row: ActionRow) -> None:
         self.append_many(table_id, [row])
@@ -303,13 +406,19 @@ class SQLiteStore:
         return [str(r[0]) for r in rows]
 
     def tables(self) -> list[TableRecord]:
-        rows = self._read(lambda db: db.execute("SELECT * FROM tables ORDER BY created").fetchall())
+        rows = self._read(
+            lambda db: db.execute(
+                f"SELECT {_TABLE_COLUMNS} FROM tables ORDER BY created"
+            ).fetchall()
+        )
         return [_record(r) for r in rows]
 
     def table(self, table_id: str) -> TableRecord | None:
         """The table, None if there is none; a ValueError naming the table if its row is bad."""
         row = self._read(
-            lambda db: db.execute("SELECT * FROM tables WHERE id = ?", (table_id,)).fetchone()
+            lambda db: db.execute(
+                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,)
+            ).fetchone()
         )
         return None if row is None else _record(row)
 
@@ -338,7 +447,8 @@ class SQLiteStore:
 
 def _record(row: tuple[Any, ...]) -> TableRecord:
     """A table's row as a record; a ValueError naming the table if the row makes no sense."""
-    table_id, config_text, seats_text, seed, limit, created, finished = row
+    table_id, config_text, seats_text, seed, limit, created, finished, started = row[:8]
+    creator, rematch = row[8:10]
 
     def bad(what: str) -> ValueError:
         return ValueError(f"table {table_id}: bad stored {what}")
@@ -355,6 +465,7 @@ def _record(row: tuple[Any, ...]) -> TableRecord:
         and isinstance(s.get("name"), str)
         and isinstance(s.get("bot"), str | None)
         and isinstance(s.get("token_hash"), str | None)
+        and isinstance(s.get("player"), str | None)
         for s in seats
     ):
         raise bad("seats")
@@ -366,7 +477,12 @@ def _record(row: tuple[Any, ...]) -> TableRecord:
         raise bad(f"time limit {limit!r}")
     if not isinstance(created, int | float) or type(finished) is not int:
         raise bad("creation time or state")
-    return TableRecord(str(table_id), config, seats, seed, limit, float(created), bool(finished))
+    if type(started) is not int or not isinstance(creator, str | None):
+        raise bad("start or creator")
+    if not isinstance(rematch, str | None):
+        raise bad("rematch")
+    return TableRecord(str(table_id), config, seats, seed, limit, float(created), bool(finished),
+                       bool(started), creator, rematch)  # fmt: skip
 
 
 def open_store(url: str) -> Store:

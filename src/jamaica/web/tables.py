@@ -27,16 +27,28 @@ from ..rules.ops import T_CHOOSE
 from ..rules.view import can_see
 from ..rules.view import cards as cards_of
 from ..session import GameSession, Seat, clean_name
+from . import seating
+from .chat import KEPT, ChatLimit, chat_op, clean_text
 from .committer import committer
 from .outbox import Outbox, encode
+from .players import Player
 from .protocol import VERSION, Act, Hello, ProtocolError
-from .store import ActionRow, Store, TableRecord
+from .store import ActionRow, ChatRow, Store, TableRecord
 
 log = logging.getLogger("jamaica.web")
 
 TIMEOUT_BOT = "greedy"
 BOT_DEADLINE = 30.0  # seconds a bot may think before the fallback bot decides instead
 STORAGE_RETRY = 2.0  # seconds before a table retries a decision it could not store
+TIMEOUTS_BEFORE_BOT = 3  # times in a row a player runs out of time before a bot takes over
+
+
+def seat_grace() -> float:
+    """Seconds a seated player may be away (while another human is here) before a bot plays for
+    them (`JAMAICA_SEAT_GRACE`, default 120)."""
+    return float(os.environ.get("JAMAICA_SEAT_GRACE", 120))
+
+
 _SECURE = secrets.SystemRandom()  # live chance: nothing a player reads can predict it
 _POOL: ThreadPoolExecutor | None = None
 
@@ -69,11 +81,13 @@ class Client:
     """One connection: its seat (None: a spectator), its outbox, and how much of the log and
     the notes it has been sent."""
 
-    def __init__(self, outbox: Outbox, seat: int | None) -> None:
+    def __init__(self, outbox: Outbox, seat: int | None, player: Player | None = None) -> None:
         self.outbox = outbox
         self.seat = seat
+        self.player = player
         self.raw_sent = 0  # engine events already looked at for this client
         self.notes_sent = 0
+        self.chat_limit = ChatLimit()
 
 
 class LiveTable:
@@ -81,7 +95,7 @@ class LiveTable:
         self.record = record
         self.store = store
         config = Config.from_dict(record.config)
-        seats = [Seat(s["name"], s["bot"]) for s in record.seats]
+        seats = [Seat(s["name"], seating.bot_of(s, TIMEOUT_BOT)) for s in record.seats]
         # No seed: dice, draws and bots draw from the secure source; restarts replay the stored
         # outcomes (issue 9: a seed a player could search for would predict every hidden draw).
         self.session = GameSession(config, seats, None)
@@ -98,6 +112,13 @@ class LiveTable:
         self.deadline_at: float | None = None  # epoch ms when the human to move runs out of time
         self._timer_turn = -1
         self.touched = record.created  # the last decision (or creation) time
+        self.chat: list[ChatRow] = store.chat(record.id, KEPT)
+        self.chat_seq = self.chat[-1].seq + 1 if self.chat else 0
+        now = time.time()
+        self.away_since = {i: now for i, seat in enumerate(record.seats) if seating.is_human(seat)}
+        self.timeouts: dict[int, int] = {}  # seat -> times in a row it ran out of time
+        self._absence: asyncio.TimerHandle | None = None
+        self.on_rematch: Callable[[str, str], None] | None = None
 
     @property
     def id(self) -> str:
@@ -108,27 +129,34 @@ class LiveTable:
     def create(
         store: Store,
         config: Config,
-        seats: Sequence[tuple[str, str | None]],
+        seats: Sequence[tuple[str, str | None] | dict[str, Any]],
         seconds_per_decision: float | None = None,
+        creator: Player | None = None,
     ) -> tuple[LiveTable, list[str | None]]:
-        """A new table; returns it and each human seat's secret token (None for bots)."""
+        """A new table; returns it and each invite seat's secret token (None for the others).
+        A seat is `(name, bot)` (bot None: an invite) or `{"kind", "name", "bot", "player"}`
+        with a kind of `seating.KINDS`, or `me` (the creator sits there)."""
         if len(seats) != config.players:
             raise ValueError(f"{config.players} players need {config.players} seats")
         if seconds_per_decision is not None and not 1 <= seconds_per_decision <= 3600:
             raise ValueError("the time per decision must be between 1 and 3600 seconds")
         tokens: list[str | None] = []
-        rows = []
-        for i, (name, bot) in enumerate(seats):
-            if bot is not None:
-                parse_spec(bot)
-            token = None if bot is not None else secrets.token_urlsafe(24)
+        rows: list[dict[str, Any]] = []
+        for i, spec in enumerate(seats):
+            row, token = _seat_row(i, spec, creator)
+            if row.get("player") is not None and any(r.get("player") == row["player"]
+                                                     for r in rows):  # fmt: skip
+                raise ValueError("a player sits at one seat of a table")
+            row["name"] = seating.unique_name(row["name"], rows, i)
+            rows.append(row)
             tokens.append(token)
-            rows.append({"name": clean_name(name, i), "bot": bot,
-                         "token_hash": token_hash(token) if token else None})  # fmt: skip
         seed = 0  # unused: live tables have no seed (see __init__)
         table_id = secrets.token_urlsafe(9)
         limit = seconds_per_decision
-        record = TableRecord(table_id, config.to_dict(), rows, seed, limit, time.time())
+        waiting = any(seating.kind(r) in seating.WAITING for r in rows)
+        by = creator.id if creator else None
+        record = TableRecord(table_id, config.to_dict(), rows, seed, limit, time.time(),
+                             started=not waiting, creator=by)  # fmt: skip
         store.create_table(record)
         return LiveTable(record, store), tokens
 
@@ -172,31 +200,281 @@ class LiveTable:
             raise ProtocolError("bad_token", "that is not the token of this seat")
         return hello.seat
 
-    async def join(self, outbox: Outbox, hello: Hello) -> Client:
-        seat = self.check_seat(hello)
-        client = Client(outbox, seat)
+    async def join(self, outbox: Outbox, hello: Hello, player: Player | None = None) -> Client:
+        if hello.key is not None and player is None:
+            raise ProtocolError("bad_key", "that is not a player's key (create a player first)")
+        seat = self.check_seat(hello) if player is None else self.seat_of(player)
+        client = Client(outbox, seat, player)
         async with self.lock:  # nothing here waits for a client: the outbox sends
             self.clients.append(client)
-            outbox.put(self.welcome(seat))
+            outbox.put(self.welcome(seat, player))
+            if seat is not None and self.record.seats[seat].get("replaced"):
+                await self._take_back(seat)  # coming back takes the seat back
             outbox.put(self.update_for(client))
+            outbox.put(chat_op(self.chat))
+            self._broadcast_seats()
+            self._check_absence()
         self.kick()
         return client
 
     def leave(self, client: Client) -> None:
         if client in self.clients:
             self.clients.remove(client)
+            if client.seat is not None and client.seat not in self.connected_seats():
+                self.away_since[client.seat] = time.time()
+            self._broadcast_seats()
+            self._check_absence()
 
-    def welcome(self, seat: int | None) -> dict[str, Any]:
+    def seat_of(self, player: Player) -> int | None:
+        """The seat this player holds at this table (None: they watch)."""
+        for i, seat in enumerate(self.record.seats):
+            if seating.holder(seat) == player.id:
+                return i
+        return None
+
+    def connected_seats(self) -> set[int]:
+        return {c.seat for c in self.clients if c.seat is not None}
+
+    def welcome(self, seat: int | None, player: Player | None = None) -> dict[str, Any]:
         return {
             "op": "welcome",
             "v": VERSION,
             "table": self.id,
             "seat": seat,
+            "you": None if player is None else {"name": player.name},
+            "status": self.status(),
             "names": self.names,
             "bots": [s["bot"] for s in self.record.seats],
             "config": self.record.config,
             "seconds_per_decision": self.record.seconds_per_decision,
         }
+
+    # --- seats, presence and chat ---------------------------------------------------------------
+    def status(self) -> str:
+        if self.record.finished or self.session.state.is_terminal():
+            return "finished"
+        return "playing" if self.record.started else "waiting"
+
+    def public_seats(self) -> list[dict[str, Any]]:
+        here = self.connected_seats()
+        return [seating.public(seat, i in here) for i, seat in enumerate(self.record.seats)]
+
+    def seats_message(self) -> dict[str, Any]:
+        return {"op": "seats", "v": VERSION, "status": self.status(),
+                "seats": self.public_seats(), "watchers": len(self.clients)}  # fmt: skip
+
+    def _broadcast_seats(self) -> None:
+        text = encode(self.seats_message())  # the same for everyone: nothing secret in it
+        for client in list(self.clients):
+            client.outbox.put(text)
+
+    async def _save_record(self) -> None:
+        try:
+            await asyncio.to_thread(self.store.update_table, self.record)
+        except Exception as e:
+            self._storage_failed(e)
+            raise ProtocolError(
+                "not_stored", "the server could not store that: try again"
+            ) from None
+
+    def _set_seat(self, i: int, **fields: Any) -> None:
+        self.record.seats[i] = {**self.record.seats[i], **fields}
+        seat = self.record.seats[i]
+        self.session.seats[i] = Seat(seat["name"], seating.bot_of(seat, TIMEOUT_BOT))
+        self.names[i] = seat["name"]
+
+    async def sit(self, player: Player, i: int) -> None:
+        """`player` takes open seat `i` (or the seat reserved for them); the game starts once no
+        seat waits for a player."""
+        async with self.lock:
+            seats = self.record.seats
+            if not 0 <= i < len(seats):
+                raise ProtocolError("bad_seat", f"seats are 0 to {len(seats) - 1}")
+            k = seating.kind(seats[i])
+            mine = k == "reserved" and seats[i].get("player") == player.id
+            if k != "open" and not mine:
+                raise ProtocolError("taken", "that seat is taken")
+            held = self.seat_of(player)
+            if held is not None:
+                raise ProtocolError("seated", f"you sit at seat {held + 1} of this table already")
+            before = dict(seats[i])
+            name = seating.unique_name(player.name, seats, i)
+            self._set_seat(i, kind="player", player=player.id, name=name)
+            if not any(seating.kind(x) in seating.WAITING for x in seats):
+                self.record.started = True
+            try:
+                await self._save_record()
+            except ProtocolError:
+                self._set_seat(i, **before)
+                self.record.started = False
+                raise
+            self.away_since[i] = time.time()
+            self._broadcast_seats()
+            self._broadcast()
+        self.kick()
+
+    async def start_now(self, player: Player, bot: str) -> None:
+        """The creator starts a waiting table: `bot` plays every seat still open or reserved."""
+        parse_spec(bot)
+        async with self.lock:
+            if self.record.creator != player.id:
+                raise ProtocolError("not_creator", "only the table's creator can start it early")
+            if self.record.started:
+                raise ProtocolError("started", "the game has started already")
+            before = [dict(x) for x in self.record.seats]
+            for i, seat in enumerate(self.record.seats):
+                if seating.kind(seat) in seating.WAITING:
+                    name = seating.unique_name(clean_name("", i), self.record.seats, i)
+                    self._set_seat(i, kind="bot", bot=bot, player=None, name=name)
+            self.record.started = True
+            try:
+                await self._save_record()
+            except ProtocolError:
+                for i, seat in enumerate(before):
+                    self._set_seat(i, **seat)
+                self.record.started = False
+                raise
+            self._broadcast_seats()
+            self._broadcast()
+        self.kick()
+
+    async def claim(self, player: Player, i: int, token: str) -> None:
+        """An invite seat opened with its token is bound to the player who opened it."""
+        async with self.lock:
+            self.check_seat(Hello(i, token))
+            held = self.seat_of(player)
+            if held is not None and held != i:
+                raise ProtocolError("seated", f"you sit at seat {held + 1} of this table already")
+            if self.record.seats[i].get("player") not in (None, player.id):
+                raise ProtocolError("taken", "another player holds that seat")
+            self._set_seat(i, player=player.id)
+            await self._save_record()
+
+    async def decline(self, player: Player) -> None:
+        """A player declines the rematch seat kept for them: it becomes open."""
+        async with self.lock:
+            for i, seat in enumerate(self.record.seats):
+                if seating.kind(seat) == "reserved" and seat.get("player") == player.id:
+                    self._set_seat(i, kind="open", player=None, name=seating.OPEN_NAME)
+                    await self._save_record()
+                    self._broadcast_seats()
+                    return
+            raise ProtocolError("no_seat", "no seat of this table is kept for you")
+
+    async def back(self, client: Client) -> None:
+        async with self.lock:
+            if client.seat is None or not self.record.seats[client.seat].get("replaced"):
+                raise ProtocolError("not_replaced", "nobody plays your seat but you")
+            await self._take_back(client.seat)
+            self._broadcast()
+        self.kick()
+
+    async def _replace(self, i: int, why: str) -> None:
+        """A bot plays seat i until its player comes back (told to everyone)."""
+        self._set_seat(i, replaced=True)
+        try:
+            await self._save_record()
+        except ProtocolError:
+            self._set_seat(i, replaced=False)
+            return
+        self.notes.append((self.session.state.all,
+                           f"{self.names[i]} {why}: the {TIMEOUT_BOT} bot plays for them until "
+                           "they come back."))  # fmt: skip
+        self._broadcast_seats()
+        self._arm_timer()
+
+    async def _take_back(self, i: int) -> None:
+        self._set_seat(i, replaced=False)
+        try:
+            await self._save_record()
+        except ProtocolError:
+            self._set_seat(i, replaced=True)
+            raise
+        self.timeouts.pop(i, None)
+        self.notes.append((self.session.state.all, f"{self.names[i]} is back."))
+        self._broadcast_seats()
+        self._arm_timer()
+
+    def _absent(self, now: float) -> list[tuple[int, float]]:
+        """Seated humans who are away while another human is here: (seat, when grace ends)."""
+        if not self.record.started or self.status() == "finished":
+            return []
+        here = self.connected_seats()
+        out = []
+        for i, seat in enumerate(self.record.seats):
+            if seating.kind(seat) == "bot" or seat.get("replaced") or i in here:
+                continue
+            others = any(j != i and seating.is_human(self.record.seats[j]) for j in here)
+            if others:
+                out.append((i, self.away_since.get(i, now) + seat_grace()))
+        return out
+
+    def _check_absence(self) -> None:
+        """Arm one timer for the first absent player's end of grace."""
+        if self._absence is not None:
+            self._absence.cancel()
+            self._absence = None
+        absent = self._absent(time.time())
+        if absent:
+            due = min(end for _, end in absent)
+            loop = asyncio.get_running_loop()
+            delay = max(0.0, due - time.time()) + 0.05
+            self._absence = loop.call_later(delay, lambda: loop.create_task(self._absence_due()))
+
+    async def _absence_due(self) -> None:
+        async with self.lock:
+            now = time.time()
+            for i, end in self._absent(now):
+                if end <= now:
+                    await self._replace(i, "has left")
+            self._broadcast()
+            self._check_absence()
+        self.kick()
+
+    async def say(self, client: Client, text: str) -> None:
+        """A chat line from a player or a spectator: checked, stored, then shown to everyone."""
+        line = clean_text(text)
+        client.chat_limit.check()
+        if client.seat is not None:
+            name = self.names[client.seat]
+        elif client.player is not None:
+            name = client.player.name
+        else:
+            name = "A spectator"
+        async with self.lock:
+            row = ChatRow(self.chat_seq, time.time(), client.seat, name, line)
+            try:
+                await asyncio.to_thread(self.store.add_chat, self.id, row)
+            except Exception as e:
+                self._storage_failed(e)
+                raise ProtocolError(
+                    "not_stored", "the server could not keep your message"
+                ) from None
+            self.chat_seq += 1
+            self.chat = [*self.chat[-(KEPT - 1) :], row]
+            text_out = encode(chat_op([row]))
+            for other in list(self.clients):
+                other.outbox.put(text_out)
+
+    def offer_rematch(self, new_id: str, by: str) -> None:
+        self.record.rematch = new_id
+        text = encode({"op": "rematch", "v": VERSION, "table": new_id, "by": by})
+        for client in list(self.clients):
+            client.outbox.put(text)
+
+    def result(self) -> list[dict[str, Any]] | None:
+        """Each player's final score and rank (1: a winner), once the game is over."""
+        s = self.session.state
+        if not s.is_terminal():
+            return None
+        totals = [sc.total for sc in s.scores()]
+        winners = set(s.winners())
+        out = []
+        for i, total in enumerate(totals[: s.n]):
+            ahead = sum(1 for j in range(s.n) if j != i and (j in winners or totals[j] > total))
+            rank = 1 if i in winners else 1 + ahead
+            out.append({"name": self.names[i], "score": total, "rank": rank})
+        return out
 
     # --- answers --------------------------------------------------------------------------------
     async def act(self, client: Client, act: Act) -> None:
@@ -207,6 +485,10 @@ class LiveTable:
                 raise ProtocolError("not_seated", "spectators cannot act")
             if s.is_terminal():
                 raise ProtocolError("game_over", "the game is over")
+            if not self.record.started:
+                raise ProtocolError("waiting", "the game starts when every seat is taken")
+            if self.record.seats[seat].get("replaced"):
+                raise ProtocolError("replaced", "a bot plays for you: take your seat back first")
             card = s.decision_kind() == "card"
             if s.current_player() != seat:
                 if (self.can_choose_early(seat) or seat in self.early) and not act.more:
@@ -227,6 +509,7 @@ class LiveTable:
                     "the server could not store your answer: nothing changed; "
                     "try again in a moment",
                 ) from None
+            self.timeouts.pop(seat, None)
             self._broadcast()
         self.kick()
 
@@ -357,7 +640,7 @@ class LiveTable:
     async def _play_auto(self) -> None:
         """Chance and bots play until a human must decide. A bot thinks on a copy of the game,
         outside the lock, in the bounded bot pool; if storing fails, retry a little later."""
-        while True:
+        while self.record.started:
             async with self.lock:
                 session = self.session
                 early = self._early_answer()
@@ -425,6 +708,8 @@ class LiveTable:
         self.deadline_at = None
         if limit is None or who is None or self._early_answer() is not None:
             return
+        if not self.record.started:
+            return
         self._timer_turn = turn
         self.deadline_at = round((time.time() + limit) * 1000)
         loop = asyncio.get_running_loop()
@@ -447,6 +732,9 @@ class LiveTable:
                 self._arm_timer_retry(turn)
                 return
             self._note_timeout(who, a)
+            self.timeouts[who] = self.timeouts.get(who, 0) + 1
+            if self.timeouts[who] >= TIMEOUTS_BEFORE_BOT:
+                await self._replace(who, "ran out of time three times in a row")
             self._broadcast()
         self.kick()
 
@@ -553,22 +841,70 @@ class LiveTable:
         return [who] + [p for p in range(s.n) if p != who and self.can_choose_early(p)]
 
     def summary(self) -> dict[str, Any]:
+        """The lobby's line for this table: nothing secret (no player ids, no tokens)."""
         s = self.session.state
+        seats = self.public_seats()
         return {
             "id": self.id,
+            "status": self.status(),
             "players": s.n,
             "edition": self.record.config["edition"],
             "ghost": s.gh >= 0,
-            "seats": [{"name": seat["name"], "bot": seat["bot"]} for seat in self.record.seats],
+            "seconds_per_decision": self.record.seconds_per_decision,
+            "seats": seats,
+            "open_seats": sum(x["kind"] == "open" for x in seats),
             "round": s.rnd,
             "finished": s.is_terminal(),
             "watchers": len(self.clients),
+            "created": self.record.created,
+            "rematch": self.record.rematch,
+            "result": self.result(),
             "storage_error": self.storage_error is not None,
             "available": True,
         }
 
     def close(self) -> None:
+        if self._absence is not None:
+            self._absence.cancel()
         if self._timer is not None:
             self._timer.cancel()
         if self._auto is not None:
             self._auto.cancel()
+
+
+def _seat_row(
+    i: int, spec: tuple[str, str | None] | dict[str, Any], creator: Player | None
+) -> tuple[dict[str, Any], str | None]:
+    """A seat's stored record and, for an invite, its secret token; a ValueError if the seat
+    makes no sense."""
+    if isinstance(spec, tuple):
+        name, bot = spec
+        spec = {"kind": "invite" if bot is None else "bot", "name": name, "bot": bot}
+    k = spec.get("kind")
+    name = spec.get("name", "")
+    if not isinstance(name, str):
+        raise ValueError(f"seat {i + 1}: a name is text")
+    if k == "bot":
+        bot = spec.get("bot")
+        if not isinstance(bot, str):
+            raise ValueError(f"seat {i + 1}: a bot seat names its bot")
+        parse_spec(bot)
+        return {"kind": "bot", "name": clean_name(name, i), "bot": bot, "token_hash": None,
+                "player": None}, None  # fmt: skip
+    if k == "invite":
+        token = secrets.token_urlsafe(24)
+        return {"kind": "invite", "name": clean_name(name, i), "bot": None,
+                "token_hash": token_hash(token), "player": None}, token  # fmt: skip
+    if k in ("me", "open", "reserved") and creator is None:
+        raise ValueError(f"seat {i + 1}: create a player first (send your player key)")
+    if k == "me":
+        assert creator is not None
+        return {"kind": "player", "name": creator.name, "bot": None, "token_hash": None,
+                "player": creator.id}, None  # fmt: skip
+    if k == "open":
+        return {"kind": "open", "name": seating.OPEN_NAME, "bot": None, "token_hash": None,
+                "player": None}, None  # fmt: skip
+    if k == "reserved" and isinstance(spec.get("player"), str):
+        return {"kind": "reserved", "name": clean_name(name, i), "bot": None, "token_hash": None,
+                "player": spec["player"]}, None  # fmt: skip
+    raise ValueError(f"seat {i + 1}: a seat is me, open, invite or bot")

@@ -1,0 +1,246 @@
+"""The lobby's HTTP interface: players, open seats, starting, rematches, a player's tables and
+history, a table's chat (docs/lobby.md). A player is known by the `X-Player-Key` header."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from ..bots import parse_spec
+from ..rules import CHANCE, Config
+from . import seating
+from .chat import as_message
+from .limits import Limits, PerMinute
+from .players import Player, Players
+from .protocol import ProtocolError
+from .security import TooLarge, read_body
+from .store import StoreError
+from .tables import LiveTable
+
+if TYPE_CHECKING:
+    from .server import Tables
+
+KEY_HEADER = "x-player-key"
+FINISHED_LISTED = 50  # finished tables in the lobby's list (a player's own are all in /api/me)
+ERRORS = {"taken": 409, "seated": 409, "started": 409, "not_creator": 403, "bad_token": 403}
+
+
+def fail(message: str, status: int = 400) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def client_address(client: Any) -> str:
+    return str(client.host) if client is not None else "unknown"
+
+
+class Lobby:
+    def __init__(self, tables: Tables, players: Players, limits: Limits) -> None:
+        self.tables = tables
+        self.players = players
+        self.limits = limits
+        self.created = PerMinute(limits.tables_per_minute)
+
+    # --- helpers ----------------------------------------------------------------------------------
+    def player(self, request: Request) -> Player | None:
+        return self.players.by_key(request.headers.get(KEY_HEADER))
+
+    async def body(self, request: Request) -> dict[str, Any]:
+        """The request's JSON object (empty if none); ValueError/TooLarge if it is not one."""
+        raw = await read_body(request, self.limits.max_body)
+        if not raw.strip():
+            return {}
+        d = json.loads(raw)
+        if not isinstance(d, dict):
+            raise ValueError("send a JSON object")
+        return d
+
+    def table(self, request: Request) -> LiveTable | None:
+        return self.tables.get(request.path_params["table_id"])
+
+    def seated(self, player: Player) -> list[tuple[LiveTable, int]]:
+        out = []
+        for table in reversed(list(self.tables.live.values())):
+            seat = table.seat_of(player)
+            reserved = [
+                i
+                for i, x in enumerate(table.record.seats)
+                if seating.kind(x) == "reserved" and x.get("player") == player.id
+            ]
+            if seat is not None:
+                out.append((table, seat))
+            elif reserved:
+                out.append((table, reserved[0]))
+        return out
+
+    def handler(
+        self, fn: Callable[[Request, Player], Awaitable[Response]]
+    ) -> Callable[[Request], Awaitable[Response]]:
+        """An endpoint for a player: 401 without a valid key; bad input is a 400 with why."""
+
+        async def endpoint(request: Request) -> Response:
+            player = self.player(request)
+            if player is None:
+                return fail("send your player key (create a player first)", 401)
+            try:
+                return await fn(request, player)
+            except TooLarge as e:
+                return fail(str(e), 413)
+            except ProtocolError as e:
+                return fail(str(e), ERRORS.get(e.code, 400))
+            except StoreError as e:
+                return fail(f"the server could not store that: {e}", 503)
+            except RecursionError:
+                return fail("the JSON is nested too deeply")
+            except (ValueError, TypeError) as e:
+                return fail(str(e))
+
+        return endpoint
+
+    # --- players ----------------------------------------------------------------------------------
+    async def create_player(self, request: Request) -> Response:
+        address = client_address(request.client)
+        wait = self.created.wait(address)
+        if wait is not None:
+            return fail(f"too many new players and tables from one address: try again in "
+                        f"{wait:.0f} s", 429)  # fmt: skip
+        try:
+            d = await self.body(request)
+            player, key = self.players.create(d.get("name", ""))
+        except TooLarge as e:
+            return fail(str(e), 413)
+        except StoreError as e:
+            return fail(f"the server could not store that: {e}", 503)
+        except (ValueError, TypeError, RecursionError) as e:
+            return fail(str(e) or "send a JSON object")
+        self.created.add(address)
+        return JSONResponse({"id": player.id, "name": player.name, "key": key}, status_code=201)
+
+    async def me(self, request: Request, player: Player) -> Response:
+        mine = []
+        games = wins = total = 0
+        for table, seat in self.seated(player):
+            line = table.summary()
+            s = table.session.state
+            line["seat"] = seat
+            line["pending"] = seating.kind(table.record.seats[seat]) == "reserved"
+            waiting = table.record.started and not s.is_terminal() and s.current_player() != CHANCE
+            line["your_turn"] = waiting and seat in table.waiting_for()
+            mine.append(line)
+            result = line["result"]
+            if result is not None:
+                games += 1
+                wins += result[seat]["rank"] == 1
+                total += result[seat]["score"]
+        stats = {
+            "games": games,
+            "wins": wins,
+            "mean_score": round(total / games, 1) if games else None,
+        }
+        return JSONResponse({"id": player.id, "name": player.name, "tables": mine, "stats": stats})
+
+    async def rename(self, request: Request, player: Player) -> Response:
+        d = await self.body(request)
+        renamed = self.players.rename(player, d.get("name", ""))
+        return JSONResponse({"id": renamed.id, "name": renamed.name})
+
+    # --- seats ------------------------------------------------------------------------------------
+    async def sit(self, request: Request, player: Player) -> Response:
+        table = self.table(request)
+        if table is None:
+            return fail("no such table", 404)
+        d = await self.body(request)
+        seat = d.get("seat")
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise ValueError("seat must be a seat number")
+        await table.sit(player, seat)
+        return JSONResponse({"seat": seat})
+
+    async def start(self, request: Request, player: Player) -> Response:
+        table = self.table(request)
+        if table is None:
+            return fail("no such table", 404)
+        d = await self.body(request)
+        bot = d.get("bot", "greedy")
+        if not isinstance(bot, str):
+            raise ValueError("bot must be a bot's name")
+        parse_spec(bot)
+        await table.start_now(player, bot)
+        return JSONResponse({"status": table.status()})
+
+    async def claim(self, request: Request, player: Player) -> Response:
+        table = self.table(request)
+        if table is None:
+            return fail("no such table", 404)
+        d = await self.body(request)
+        seat, token = d.get("seat"), d.get("token")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not isinstance(token, str):
+            raise ValueError("send the seat number and its token")
+        await table.claim(player, seat, token[:64])
+        return JSONResponse({"seat": seat})
+
+    async def decline(self, request: Request, player: Player) -> Response:
+        table = self.table(request)
+        if table is None:
+            return fail("no such table", 404)
+        await table.decline(player)
+        return JSONResponse({"status": table.status()})
+
+    async def rematch(self, request: Request, player: Player) -> Response:
+        """The same settings, seats rotated by one (each player moves one seat on); the players
+        of the old table get their seats kept for them; the asker sits at once."""
+        old = self.table(request)
+        if old is None:
+            return fail("no such table", 404)
+        seat = old.seat_of(player)
+        if seat is None:
+            return fail("only a player of this table can ask for a rematch", 403)
+        if old.status() != "finished":
+            return fail("the game is not over yet", 409)
+        if old.record.rematch is not None and self.tables.get(old.record.rematch) is not None:
+            return JSONResponse({"id": old.record.rematch})
+        n = len(old.record.seats)
+        specs: list[dict[str, Any]] = []
+        for i in range(n):
+            was = old.record.seats[(i + 1) % n]
+            k, holder = seating.kind(was), seating.holder(was)
+            if k == "bot":
+                specs.append({"kind": "bot", "bot": was["bot"], "name": was["name"]})
+            elif holder == player.id:
+                specs.append({"kind": "me"})
+            elif holder is not None:
+                specs.append({"kind": "reserved", "player": holder, "name": was["name"]})
+            else:  # an invite nobody bound to a player: open to anyone
+                specs.append({"kind": "open"})
+        config = Config.from_dict(old.record.config)
+        table, _ = LiveTable.create(self.tables.store, config, specs,
+                                    old.record.seconds_per_decision, creator=player)  # fmt: skip
+        self.tables.live[table.id] = table
+        old.offer_rematch(table.id, old.names[seat])
+        self.tables.store.update_table(old.record)
+        table.kick()
+        return JSONResponse({"id": table.id})
+
+    async def chat(self, request: Request) -> Response:
+        table = self.table(request)
+        if table is None:
+            return fail("no such table", 404)
+        return JSONResponse({"messages": [as_message(r) for r in table.chat]})
+
+    def routes(self) -> list[Route]:
+        h = self.handler
+        return [
+            Route("/api/players", self.create_player, methods=["POST"]),
+            Route("/api/me", h(self.me), methods=["GET"]),
+            Route("/api/me", h(self.rename), methods=["POST"]),
+            Route("/api/tables/{table_id}/sit", h(self.sit), methods=["POST"]),
+            Route("/api/tables/{table_id}/start", h(self.start), methods=["POST"]),
+            Route("/api/tables/{table_id}/claim", h(self.claim), methods=["POST"]),
+            Route("/api/tables/{table_id}/decline", h(self.decline), methods=["POST"]),
+            Route("/api/tables/{table_id}/rematch", h(self.rematch), methods=["POST"]),
+            Route("/api/tables/{table_id}/chat", self.chat, methods=["GET"]),
+        ]
