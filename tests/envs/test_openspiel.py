@@ -144,15 +144,18 @@ def test_leak7_public_observer_hides_hand() -> None:
         public = make_observation(game, _obs_type(perfect_recall, "NONE"))
         text = public.string_from(state, 0)
         assert text == public.string_from(other, 0) == public.string_from(state, 1)
-        seen = json.loads(text)
-        view = seen["view"] if perfect_recall else seen
-        assert "hand" not in view and "chosen" not in view and view["player"] is None
-        assert "legal" not in view["pending"]
-        if perfect_recall:
+        if perfect_recall:  # a digest of what the public recalls, and nothing secret
+            assert text.startswith("public ·") and "hand" not in text
             assert public.tensor is None
-            assert not any(isinstance(e, list) and e[0] == "draw_seen" for e in seen["seen"])
-            assert not any(isinstance(e, str) and e.startswith("draw ") for e in seen["seen"])
+            seen = state.recalled(None)
+            assert seen == other.recalled(None)
+            assert not any(isinstance(e, list) and e[0] == "draw_seen" for e in seen)
+            assert not any(isinstance(e, str) and e.startswith("draw ") for e in seen)
+            assert any(isinstance(e, list) and e[0] == "draw_seen" for e in state.recalled(0))
         else:
+            view = json.loads(text)
+            assert "hand" not in view and "chosen" not in view and view["player"] is None
+            assert "legal" not in view["pending"]
             public.set_from(state, 0)
             before = public.tensor.copy()
             public.set_from(other, 0)
@@ -301,3 +304,87 @@ def test_leak7_resampled_worlds_recall_the_same() -> None:
         decisions += 1
         state.apply_action(rng.choice(state.legal_actions()))
     assert decisions > 100
+
+
+# --- issue 14: engine speed, kept histories, bridges ------------------------------------------
+def _midgame(players: int = 3, decisions: int = 120, seed: int = 9) -> Any:
+    game = pyspiel.load_game("python_jamaica", {"players": players})
+    state = game.new_initial_state()
+    rng = random.Random(seed)
+    done = 0
+    while done < decisions or state.is_chance_node():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(actions, probs)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+            done += 1
+    return game, state
+
+
+def test_clone_copies_the_core_once_and_shares_what_is_immutable() -> None:
+    """OpenSpiel's clone deep-copies each attribute of a Python state: ours has a single one,
+    copied at the engine's speed; the event log is copied as a list of shared tuples, the
+    recall digests are shared, and a new game does not build an engine until it changes."""
+    game, state = _midgame()
+    assert list(vars(state)) == ["_core"]
+    state.information_state_string(0)
+    clone = state.clone()
+    assert type(clone) is type(state) and clone._core is not state._core
+    a, b = state._core.engine, clone._core.engine
+    assert a.events is not b.events and a.events[-1] is b.events[-1]
+    assert clone._core.recall[0] is state._core.recall[0]
+    assert clone.history() == state.history() and clone.move_number() == state.move_number()
+    assert clone.information_state_string(0) == state.information_state_string(0)
+    clone.apply_action(clone.legal_actions()[0])
+    assert len(a.history) + 1 == len(b.history)  # independent
+    fresh, other = game.new_initial_state(), game.new_initial_state()
+    assert fresh._core is other._core  # the shared template...
+    fresh.apply_action(fresh.chance_outcomes()[0][0])
+    assert fresh._core is not other._core and other.move_number() == 0  # ...copied on change
+
+
+def test_deepcopy_and_resampling_keep_history_and_move_number() -> None:
+    import copy
+
+    _, state = _midgame()
+    copied = copy.deepcopy(state)
+    assert copied.history() == state.history() and copied.move_number() == state.move_number()
+    p = state.current_player()
+    world = state.resample_from_infostate(p, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert world.move_number() == state.move_number()
+    assert len(world.history()) == len(state.history())
+    seen = [r >> (8 + p) & 1 for r in state.answers]
+    for (a, b), shown in zip(zip(world.history(), state.history(), strict=True), seen, strict=True):
+        assert a == (b if shown else pyspiel.INVALID_ACTION)
+    assert -1 in world.history()  # other players' card choices and draws are masked
+    assert world.information_state_string(p) == state.information_state_string(p)
+
+
+def test_information_state_string_is_short_and_incremental() -> None:
+    _, state = _midgame(decisions=300)
+    text = state.information_state_string(0)
+    assert len(text) < 400 and "recall " in text
+    assert state._core.recall[0] is not None  # read once; the next call extends it
+    before = state.recalled(0)
+    state.apply_action(state.legal_actions()[0])
+    assert state.information_state_string(0) != text or state.recalled(0) == before
+
+
+def test_project_bots_play_through_pyspiel() -> None:
+    from jamaica.envs.spiel_bots import HeuristicEvaluator, ismcts_bot, spiel_bot
+
+    game = pyspiel.load_game("python_jamaica", {"players": 2, "max_rounds": 12})
+    bots = [spiel_bot("greedy", seed=1), spiel_bot("random", seed=2)]
+    returns = pyspiel.evaluate_bots(game.new_initial_state(), bots, 7)
+    assert len(returns) == 2
+    again = pyspiel.evaluate_bots(
+        game.new_initial_state(), [spiel_bot("greedy", seed=1), spiel_bot("random", seed=2)], 7
+    )
+    assert again == returns  # seeded
+    with pytest.raises(ValueError):
+        spiel_bot("nonsense")
+    _, state = _midgame(players=2, decisions=10)
+    assert HeuristicEvaluator().evaluate(state).shape == (2,)
+    bot = ismcts_bot(state.get_game(), simulations=20, seed=3)
+    assert bot.step(state) in state.legal_actions()

@@ -34,22 +34,27 @@ saw, so the resampled state has the same information state string for that playe
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
+import pickle
 import random
-from typing import Any, NoReturn
+from typing import Any, Final, NoReturn
 
 import numpy as np
 import pyspiel
 
 from ..rules import CHANCE, TERMINAL, Config, State, new_game
 from ..rules.actions import ACTION_NAMES, NUM_ACTIONS, NUM_PLAYER_ACTIONS
+from ..rules.data import CARD_NAMES, TREASURE_NAMES
 from ..rules.events import EVENT_NAMES
-from ..rules.ops import PUBLIC_BIT
-from ..rules.view import answer_seen_by, can_see
+from ..rules.ops import KIND_NAMES, PUBLIC_BIT
+from ..rules.progress import question, resolving
+from ..rules.view import answer_seen_by, cards
 from . import vocabulary
 from .encoding import encode, observation_size
 
-_DEFAULTS = {"players": 4, "edition": "2021", "ghost_ship": "auto", "max_rounds": 100,
+_DEFAULTS = {"players": 4, "edition": "modern", "ghost_ship": "auto", "max_rounds": 100,
              "reward": "score"}  # fmt: skip
 
 _GAME_TYPE = pyspiel.GameType(
@@ -69,11 +74,12 @@ _GAME_TYPE = pyspiel.GameType(
     parameter_specification=_DEFAULTS,
 )
 
-# A recorded answer is one int: the number of events logged before it (bits 17 and up), who saw
-# it (bits 8–16: bit 8 + p for player p, bit 8 + PUBLIC_BIT for a public answer) and the action
-# (bits 0–7).
+# A recorded answer is one int: the number of events logged before it (bits 20 and up), who
+# decided (bits 17–19: the player, 7 for chance), who saw it (bits 8–16: bit 8 + p for player p,
+# bit 8 + PUBLIC_BIT for a public answer) and the action (bits 0–7).
 _SEEN_SHIFT = 8
-_AT_SHIFT = 17
+_WHO_SHIFT = 17
+_AT_SHIFT = 20
 _BELOW_AT = (1 << _AT_SHIFT) - 1
 _PUBLIC_SEEN = [(1 << PUBLIC_BIT) | ((1 << n) - 1) for n in range(7)]
 _NO_INFO_STATE_TENSOR = (
@@ -129,21 +135,90 @@ def settings(game: Any) -> tuple[Config, str]:
     return config_of(game.get_parameters())
 
 
+class _Core:
+    """Everything a state holds, in one object so that OpenSpiel's clone (which deep-copies each
+    attribute of a Python state) copies it at the engine's speed: `engine` (the rules' `State`,
+    its event log included), `answers` (every answer, with who saw it: see `_SEEN_SHIFT`),
+    `recall` (per observer, players then the public: how far its recall digest has read, and
+    the digest; immutable, so shared by clones), and `shared` (the template every new game
+    starts from: copied before its first change)."""
+
+    __slots__ = ("answers", "engine", "history", "recall", "reward", "shared")
+
+    def __init__(
+        self,
+        engine: State,
+        answers: list[int],
+        reward: str,
+        recall: list[_Recall | None] | None = None,
+        history: list[tuple[int, str]] | None = None,
+        shared: bool = False,
+    ) -> None:
+        self.engine = engine
+        self.answers = answers
+        self.reward = reward
+        self.recall: list[_Recall | None] = (
+            recall if recall is not None else [None] * (engine.n + 1)
+        )
+        self.history: list[tuple[int, str]] = (
+            history if history is not None else [(0, "")] * engine.n
+        )
+        self.shared = shared
+
+    def copy(self) -> _Core:
+        return _Core(
+            self.engine.clone(), self.answers[:], self.reward, self.recall[:], self.history[:]
+        )
+
+    def __deepcopy__(self, memo: Any) -> _Core:
+        return self.copy()
+
+    def __reduce__(self) -> tuple[Any, ...]:  # pickled (OpenSpiel's serialize) without digests
+        return (_Core, (self.engine, self.answers, self.reward))
+
+
+_Recall = tuple[int, int, Any, str]  # answers read, events read, the blake2b object, its digest
+_TEMPLATES: dict[tuple[Config, str], _Core] = {}
+
+
+def _template(config: Config, reward: str) -> _Core:
+    core = _TEMPLATES.get((config, reward))
+    if core is None:
+        core = _TEMPLATES[config, reward] = _Core(new_game(config), [], reward, shared=True)
+    return core
+
+
 class JamaicaState(pyspiel.State):  # type: ignore[misc]
     """`engine` is the rules' `State`; `answers` records every answer to a question, in order,
     with who saw it (see `_SEEN_SHIFT`), so an information state recalls exactly what its player
-    observed."""
+    observed. Both live in one `_Core` (the state's only attribute)."""
 
     def __init__(
         self, game: Any, engine: State | None = None, answers: list[int] | None = None
     ) -> None:
         super().__init__(game)
-        self._config, self._reward = settings(game)
-        self.engine = engine if engine is not None else new_game(self._config)
-        self.answers: list[int] = answers if answers is not None else []
+        config, reward = settings(game)
+        if engine is None:
+            self._core = _template(config, reward)  # copied on the first change
+        else:
+            self._core = _Core(engine, answers if answers is not None else [], reward)
+
+    def _own(self) -> _Core:
+        core: _Core = self._core
+        if core.shared:
+            core = self._core = core.copy()
+        return core
+
+    @property
+    def engine(self) -> State:
+        return self._own().engine
+
+    @property
+    def answers(self) -> list[int]:
+        return self._own().answers
 
     def current_player(self) -> int:
-        who = self.engine.current_player()
+        who = self._core.engine.current_player()
         if who == TERMINAL:
             return int(pyspiel.PlayerId.TERMINAL)
         if who == CHANCE:
@@ -151,13 +226,14 @@ class JamaicaState(pyspiel.State):  # type: ignore[misc]
         return who
 
     def _legal_actions(self, player: int) -> list[int]:
-        return sorted(int(a) for a in self.engine.legal)
+        return sorted(int(a) for a in self._core.engine.legal)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return sorted((int(a), p) for a, p in self.engine.chance_outcomes())
+        return sorted((int(a), p) for a, p in self._core.engine.chance_outcomes())
 
     def _apply_action(self, action: int) -> None:
-        s = self.engine
+        core = self._own()
+        s = core.engine
         if answer_seen_by(s, action, None):
             seen = _PUBLIC_SEEN[s.n]  # a public answer is seen by everyone (R16)
         else:
@@ -166,64 +242,170 @@ class JamaicaState(pyspiel.State):  # type: ignore[misc]
                 if answer_seen_by(s, action, p):
                     seen |= 1 << p
         at = len(s.events) if s.events is not None else 0
-        record = (at << _AT_SHIFT) | (seen << _SEEN_SHIFT) | action
+        who = s.q[1] & 7 if s.q is not None else 7  # chance (-1) is 7
+        record = (at << _AT_SHIFT) | (who << _WHO_SHIFT) | (seen << _SEEN_SHIFT) | action
         s.apply(action)  # an illegal action raises, and nothing is recorded
-        self.answers.append(record)
+        core.answers.append(record)
 
     def _action_to_string(self, player: int, action: int) -> str:
         return ACTION_NAMES[action]
 
     def is_terminal(self) -> bool:
-        return self.engine.is_terminal()
+        return self._core.engine.is_terminal()
 
     def returns(self) -> list[float]:
-        return vocabulary.returns(self.engine, self._reward)
+        return vocabulary.returns(self._core.engine, self._core.reward)
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> JamaicaState:
+        """A world drawn from what `player_id` knows (`State.resample`), with the same
+        information state string for that player. Its `history()` is this state's, with every
+        answer the player did not see replaced by `pyspiel.INVALID_ACTION` (-1), and the same
+        `move_number()`."""
+        core = self._core
         rng = random.Random(int(probability_sampler() * 2**53))
-        engine = self.engine.resample(player_id, rng)
+        engine = core.engine.resample(player_id, rng)
         # The resampled engine keeps only the events the player saw: renumber the answers the
         # player saw to their place among those events.
         before = [0]
-        for e in self.engine.events or ():
-            before.append(before[-1] + can_see(e[0], player_id))
+        n = 0
+        for e in core.engine.events or ():
+            n += e[0] >> player_id & 1
+            before.append(n)
         bit = _SEEN_SHIFT + player_id
         answers = [
             (before[r >> _AT_SHIFT] << _AT_SHIFT) | (r & _BELOW_AT)
-            for r in self.answers
+            for r in core.answers
             if r >> bit & 1
         ]
-        return JamaicaState(self.get_game(), engine, answers)
+        new = _Core(engine, answers, core.reward)
+        done = _recall(core, player_id)  # the same recall: carry the digest over
+        new.recall[player_id] = (len(answers), n, done[2], done[3])
+        if len(core.answers) == self.move_number():
+            history = _masked_history(core, player_id)
+        else:  # a state built by hand, or itself resampled: its history as it is
+            history = ",".join(f"{pa.player}:{pa.action}" for pa in self.full_history())
+        text = f"history={history}\nmove_number={self.move_number()}\n{_EMPTY_DICT}"
+        state: JamaicaState = self.get_game().deserialize_state(text)
+        state._core = new
+        return state
 
     def recalled(self, player: int | None) -> list[Any]:
         """Everything `player` (None: a spectator) has seen, in order: each event as
-        `[name, *args]`, each answer as its action text."""
-        events = self.engine.events or []
-        bit = _SEEN_SHIFT + (PUBLIC_BIT if player is None else player)
-        out: list[Any] = []
-        i = 0
-        for r in self.answers:
-            if not r >> bit & 1:
-                continue
-            at = r >> _AT_SHIFT
-            for e in events[i:at]:
-                if can_see(e[0], player):
-                    out.append([EVENT_NAMES[e[1]], *e[2:]])
-            i = max(i, at)
-            out.append(ACTION_NAMES[r & 0xFF])
-        for e in events[i:]:
-            if can_see(e[0], player):
-                out.append([EVENT_NAMES[e[1]], *e[2:]])
-        return out
+        `[name, *args]`, each answer as its action text. (The information state string holds a
+        digest of exactly this.)"""
+        return [
+            item if isinstance(item, str) else [EVENT_NAMES[item[1]], *item[2:]]
+            for item in _seen(self._core, PUBLIC_BIT if player is None else player, 0, 0)[0]
+        ]
 
     def information_state_tensor(self, player: int | None = None) -> NoReturn:
         raise pyspiel.SpielError(_NO_INFO_STATE_TENSOR)
 
     def __deepcopy__(self, memo: Any) -> JamaicaState:
-        return JamaicaState(self.get_game(), self.engine.clone(), self.answers[:])
+        clone: JamaicaState = self.clone()  # OpenSpiel's clone keeps history() and move_number()
+        return clone
 
     def __str__(self) -> str:
-        return json.dumps(self.engine.view(None), sort_keys=True)
+        return json.dumps(self._core.engine.view(None), sort_keys=True)
+
+
+_EMPTY_DICT = "__dict__=" + base64.b64encode(pickle.dumps({})).decode()
+INVALID_ACTION: Final = int(pyspiel.INVALID_ACTION)
+
+
+def _seen(
+    core: _Core, bit_index: int, answers_from: int, events_from: int
+) -> tuple[list[Any], int]:
+    """What the observer with this audience bit (a player, or PUBLIC_BIT) saw from the given
+    answer and event on: answers as action texts, events as tuples; and the events read."""
+    events = core.engine.events or []
+    bit = _SEEN_SHIFT + bit_index
+    out: list[Any] = []
+    i = events_from
+    answers = core.answers
+    for k in range(answers_from, len(answers)):
+        r = answers[k]
+        if not r >> bit & 1:
+            continue
+        at = r >> _AT_SHIFT
+        if at > i:
+            out.extend(e for e in events[i:at] if e[0] >> bit_index & 1)
+            i = at
+        out.append(ACTION_NAMES[r & 0xFF])
+    out.extend(e for e in events[i:] if e[0] >> bit_index & 1)
+    return out, len(events)
+
+
+def _recall(core: _Core, who: int) -> _Recall:
+    """The observer's recall digest, brought up to date from where it was last read (`who`: a
+    player, or `core.engine.n` for the public)."""
+    done = core.recall[who]
+    answers, events = len(core.answers), len(core.engine.events or ())
+    if done is not None and done[0] == answers and done[1] == events:
+        return done
+    a0, e0, digest = (0, 0, _NEW_DIGEST) if done is None else done[:3]
+    bit_index = PUBLIC_BIT if who == core.engine.n else who
+    items, _ = _seen(core, bit_index, a0, e0)
+    digest = digest.copy()  # the old one may be shared with clones
+    if items:  # each item as text and ";": read in pieces or at once, the same bytes
+        digest.update((";".join(map(str, items)) + ";").encode())
+    fresh: _Recall = (answers, events, digest, digest.hexdigest())
+    core.recall[who] = fresh
+    return fresh
+
+
+_NEW_DIGEST = hashlib.blake2b(digest_size=16)
+
+
+def _masked_history(core: _Core, player: int) -> str:
+    """OpenSpiel's history text ("player:action,…") with the answers `player` did not see
+    replaced by INVALID_ACTION; kept per player and extended from where it was last read."""
+    done, text = core.history[player]
+    answers = core.answers
+    if done < len(answers):
+        bit = _SEEN_SHIFT + player
+        more = ",".join(
+            f"{_WHO[r >> _WHO_SHIFT & 7]}:{r & 0xFF if r >> bit & 1 else INVALID_ACTION}"
+            for r in answers[done:]
+        )
+        text = f"{text},{more}" if text else more
+        core.history[player] = (len(answers), text)
+    return text
+
+
+_WHO = (0, 1, 2, 3, 4, 5, 6, int(pyspiel.PlayerId.CHANCE))
+
+
+def information_state_string(state: JamaicaState, player: int | None) -> str:
+    """Where the game stands for `player` (None: the public) and a digest of everything that
+    observer has seen, in order (`JamaicaState.recalled`): equal strings mean equal recalls."""
+    core = state._core
+    s = core.engine
+    who = s.n if player is None else player
+    digest = _recall(core, who)[3]
+    q = s.q
+    assert q is not None
+    if q[1] == TERMINAL:
+        where = "game over"
+    else:
+        decider = "chance" if q[1] == CHANCE else f"player {q[1]}"
+        where = f"{KIND_NAMES[q[0]]} by {decider}"
+    if player is None:
+        return f"public · round {s.rnd} · {where} · recall {digest}"
+    # The player's secrets as they are now: in a world resampled for another player, the recall
+    # is that player's, and these tell the worlds apart (they decide the legal card choices and
+    # the cursed treasures one may give).
+    chosen = s.chosen[player]
+    known = [
+        f"{k}:" + "+".join(TREASURE_NAMES[c & 15] for c in cards if (c >> 6) >> player & 1)
+        for k, cards in enumerate(s.fd)
+        if cards
+    ]
+    return (
+        f"player {player} · round {s.rnd} · {where} · hand {' '.join(cards(s.hand[player]))}"
+        f" · chosen {CARD_NAMES[chosen] if chosen >= 0 else '-'} · knows {' '.join(known)}"
+        f" · recall {digest}"
+    )
 
 
 class JamaicaObserver:
@@ -256,15 +438,18 @@ class JamaicaObserver:
 
     def set_from(self, state: JamaicaState, player: int) -> None:
         if self.tensor is not None:
-            s = state.engine
-            encode(s, player if self.private else None, out=self.tensor)
+            encode(state._core.engine, player if self.private else None, out=self.tensor)
 
     def string_from(self, state: JamaicaState, player: int) -> str:
         me = player if self.private else None
-        view = state.engine.view(me)
-        if not self.perfect_recall:
-            return json.dumps(view, sort_keys=True)
-        return json.dumps({"view": view, "seen": state.recalled(me)}, sort_keys=True)
+        if self.perfect_recall:
+            return information_state_string(state, me)
+        s = state._core.engine
+        view = s.view(me)
+        r = resolving(s)
+        view["question"] = question(s)._asdict()
+        view["resolving"] = None if r is None else r._asdict()
+        return json.dumps(view, sort_keys=True)
 
 
 pyspiel.register_game(_GAME_TYPE, JamaicaGame)

@@ -25,7 +25,6 @@ from .data import (
     in_class,
 )
 from .ops import C_DRAW, C_TREASURE, K_PLAY, K_SPOILS
-from .view import can_see
 
 if TYPE_CHECKING:
     from .state import State
@@ -87,7 +86,8 @@ def resample(s: State, player: int, rng: random.Random) -> State:
             _resample_cards(c, q, rng)
     _resample_treasures(c, player, rng)
     if s.events is not None:
-        c.events = [e for e in s.events if can_see(e[0], player)]
+        bit = 1 << player  # can_see(audience, player), inlined: this runs once per search world
+        c.events = [e for e in s.events if e[0] & bit]
     c.history = []
     _refresh_pending(c)
     return c
