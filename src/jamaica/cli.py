@@ -164,6 +164,15 @@ def build_parser() -> argparse.ArgumentParser:
         "(options: ismcts:seconds=0.5:rollout=greedy)",
     )
     _lab_args(tour, games=400)
+    trn = sub.add_parser("train", help="train the learned bot's policy (numpy), learning curve")
+    trn.add_argument("--minutes", type=float, default=20.0, help="wall-clock budget (default 20)")
+    trn.add_argument("--games", type=int, default=1_000_000, help="or stop after this many games")
+    trn.add_argument("--opponents", default="random,greedy", help="bot specs or self, one per game")
+    trn.add_argument("--players", type=int, default=2, help="players per game (default 2)")
+    trn.add_argument("--seed", type=int, default=1)
+    trn.add_argument("--out", default="learned.npz", help="the weights (default learned.npz)")
+    trn.add_argument("--plot", default=None, help="draw the learning curve to this PNG")
+    trn.add_argument("--init", default=None, help="start from these weights (.npz)")
     sim = sub.add_parser("simulate", help="design statistics over many games of one bot")
     _config_args(sim)
     sim.add_argument("--bot", default="greedy", help="the bot in every seat (default greedy)")
@@ -301,6 +310,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             serve(ns.host, ns.port, ns.db, limits)
         elif ns.command in ("play", "replay"):
             return _terminal(ns)
+        elif ns.command == "train":
+            from .train import command
+
+            opponents = [b.strip() for b in ns.opponents.split(",")]
+            command(minutes=ns.minutes, games=ns.games, opponents=opponents, players=ns.players,
+                    seed=ns.seed, out=ns.out, plot=ns.plot, init=ns.init)  # fmt: skip
         elif ns.command == "simulate":
             from .lab.commands import simulate
 

@@ -104,7 +104,7 @@ def test_search_nodes_use_slots_and_the_budget_is_kept() -> None:
 
 
 def test_bot_specs() -> None:
-    assert LEVELS == ("random", "greedy", "ismcts")
+    assert LEVELS == ("random", "greedy", "ismcts", "learned")
     assert parse_spec("ismcts:seconds=0.5:rollout=random") == (
         "ismcts",
         {"seconds": 0.5, "rollout": "random"},

@@ -21,7 +21,7 @@ from ..rules import RandomAgent as RandomBot
 from .greedy import GreedyBot
 from .ismcts import ISMCTSBot
 
-LEVELS: Final = ("random", "greedy", "ismcts")
+LEVELS: Final = ("random", "greedy", "ismcts", "learned")
 FALLBACK: Final = "greedy"  # the bot that decides when a seat's own bot cannot
 MAX_SPEC: Final = 200  # characters
 
@@ -68,6 +68,7 @@ _OPTIONS: Final[dict[str, dict[str, _Option]]] = {
         "rollout_rounds": _Option(int, 0, 5),
         "exploration": _Option(float, 0, 10),
     },
+    "learned": {},
 }
 
 
@@ -115,6 +116,12 @@ def make_bot(spec: str, seed: int | None = None) -> Agent:
         return RandomBot(seed)
     if name == "greedy":
         return GreedyBot(seed, **options)
+    if name == "learned":
+        try:
+            from .learned import LearnedBot  # numpy: the [rl] extra
+        except ImportError as e:
+            raise ValueError(f"the learned bot needs numpy (pip install 'jamaica[rl]'): {e}") from e
+        return LearnedBot(seed)
     return ISMCTSBot(seed, **options)
 
 
