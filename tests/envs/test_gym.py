@@ -23,7 +23,7 @@ def _first(mask: np.ndarray) -> int:
     "options",
     [
         {"opponents": ["random"]},
-        {"opponents": ["greedy", "random", "random"], "seat": None, "edition": "classic"},
+        {"opponents": ["greedy", "learned", "random"], "seat": None, "edition": "classic"},
         {"opponents": ["random"] * 5, "seat": 3, "reward": "score"},
     ],
     ids=str,
