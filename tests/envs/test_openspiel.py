@@ -240,7 +240,8 @@ def test_leak7_unsupported_observation_types_rejected() -> None:
     for obs_type in (
         _obs_type(False, "ALL_PLAYERS"),
         _obs_type(True, "ALL_PLAYERS"),
-        _obs_type(False, "SINGLE_PLAYER", public=False),
+        _obs_type(True, "SINGLE_PLAYER", public=False),
+        _obs_type(False, "NONE", public=False),
         _obs_type(True, "NONE", public=False),
     ):
         with pytest.raises(ValueError, match="python_jamaica"):
@@ -388,3 +389,20 @@ def test_project_bots_play_through_pyspiel() -> None:
     assert HeuristicEvaluator().evaluate(state).shape == (2,)
     bot = ismcts_bot(state.get_game(), simulations=20, seed=3)
     assert bot.step(state) in state.legal_actions()
+
+
+def test_playthrough_replays_to_the_committed_file() -> None:
+    """As OpenSpiel checks its own games: regenerate tests/envs/playthroughs/python_jamaica.txt
+    from the parameters recorded in it and compare (after a deliberate rules or observation
+    change, regenerate it with `python -m jamaica.envs.bench --playthrough`)."""
+    from pathlib import Path
+
+    from absl import flags
+    from open_spiel.python.algorithms import generate_playthrough
+
+    if not flags.FLAGS.is_parsed():  # the replay reads OpenSpiel's command-line flags
+        flags.FLAGS.mark_as_parsed()
+    path = Path(__file__).parent / "playthroughs" / "python_jamaica.txt"
+    original, regenerated = generate_playthrough.replay(str(path))
+    assert original == regenerated
+    assert 'PrivateObservationString(0) = "hand' in original

@@ -395,16 +395,21 @@ def information_state_string(state: JamaicaState, player: int | None) -> str:
     # The player's secrets as they are now: in a world resampled for another player, the recall
     # is that player's, and these tell the worlds apart (they decide the legal card choices and
     # the cursed treasures one may give).
+    return f"player {player} · round {s.rnd} · {where} · {secrets(s, player)} · recall {digest}"
+
+
+def secrets(s: State, player: int) -> str:
+    """What only `player` knows now: their hand, their chosen card, the face-down treasures they
+    know (per ship)."""
     chosen = s.chosen[player]
     known = [
-        f"{k}:" + "+".join(TREASURE_NAMES[c & 15] for c in cards if (c >> 6) >> player & 1)
-        for k, cards in enumerate(s.fd)
-        if cards
+        f"{k}:" + "+".join(TREASURE_NAMES[c & 15] for c in fd if (c >> 6) >> player & 1)
+        for k, fd in enumerate(s.fd)
+        if fd
     ]
     return (
-        f"player {player} · round {s.rnd} · {where} · hand {' '.join(cards(s.hand[player]))}"
-        f" · chosen {CARD_NAMES[chosen] if chosen >= 0 else '-'} · knows {' '.join(known)}"
-        f" · recall {digest}"
+        f"hand {' '.join(cards(s.hand[player]))} · chosen "
+        f"{CARD_NAMES[chosen] if chosen >= 0 else '-'} · knows {' '.join(known)}"
     )
 
 
@@ -415,11 +420,17 @@ class JamaicaObserver:
     def __init__(self, game: Any, iig_obs_type: Any, params: Any = None) -> None:
         if params:
             raise ValueError(f"python_jamaica observers take no parameters; got {params!r}")
-        if not iig_obs_type.public_info:
-            raise ValueError(
-                "python_jamaica has no observer without public information (public_info=False)"
-            )
         private = iig_obs_type.private_info
+        # Without public information: the player's secrets alone, as a string (OpenSpiel's
+        # factored observations; its playthroughs print them).
+        self.secrets_only = not iig_obs_type.public_info
+        if self.secrets_only and (
+            private != pyspiel.PrivateInfoType.SINGLE_PLAYER or iig_obs_type.perfect_recall
+        ):
+            raise ValueError(
+                "python_jamaica's observer without public information shows one player's "
+                "secrets as they are now (private_info=SINGLE_PLAYER, perfect_recall=False)"
+            )
         if private == pyspiel.PrivateInfoType.SINGLE_PLAYER:
             self.private = True
         elif private == pyspiel.PrivateInfoType.NONE:
@@ -432,7 +443,7 @@ class JamaicaObserver:
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
         self.tensor: np.ndarray | None = None
         self.dict: dict[str, np.ndarray] = {}
-        if not self.perfect_recall:
+        if not self.perfect_recall and not self.secrets_only:
             self.tensor = np.zeros(observation_size(settings(game)[0]), np.float32)
             self.dict["observation"] = self.tensor
 
@@ -441,6 +452,8 @@ class JamaicaObserver:
             encode(state._core.engine, player if self.private else None, out=self.tensor)
 
     def string_from(self, state: JamaicaState, player: int) -> str:
+        if self.secrets_only:
+            return secrets(state._core.engine, player)
         me = player if self.private else None
         if self.perfect_recall:
             return information_state_string(state, me)
