@@ -42,12 +42,12 @@ def test_create_a_table_in_the_lobby_and_play_a_whole_game_by_clicking(
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     page.add_init_script(INSTANT)
     page.goto(server.url + "/")
+    page.fill("#player-name", "Captain <b>Kidd</b>")  # the first visit asks for a name
+    page.click("#join-button")
     page.select_option("#players", "4")
-    page.fill("#name0", "Captain <b>Kidd</b>")
-    page.click("#create-button")
-    page.wait_for_selector(".seat-link")
-    assert page.locator(".links li").count() == 5  # four seats and the spectators
-    page.click(".seat-link")
+    for i in (1, 2, 3):
+        page.select_option(f"#kind{i}", "bot")
+    page.click("#create-button")  # the creator sits at seat 1 and goes to the table
     page.wait_for_selector("#board svg")
     assert page.locator("[id^=space-]").count() == 50
     assert "Captain <b>Kidd</b>" in page.inner_text("#ships")  # shown as text, not markup

@@ -175,11 +175,9 @@ function openCard(t) {
   box.firstChild.appendChild(el("span", { class: "tstate" }, `${plural(t.open_seats, "open seat")}`));
   const seats = el("ul", { class: "tseats" });
   (t.seats || []).forEach((s, i) => {
-    const sit = s.kind === "open"
-      ? button("Sit", `sit-${t.id}-${i}`, () => sit(t.id, i), "primary sit")
-      : null;
-    if (sit) sit.setAttribute("aria-label", `Sit at seat ${i + 1}`);
-    seats.appendChild(seatItem(s, i, sit));
+    const take = s.kind === "open" ? button("Sit", `sit-${t.id}-${i}`, () => sit(t.id, i), "primary sit") : null;
+    if (take) take.setAttribute("aria-label", `Sit at seat ${i + 1}`);
+    seats.appendChild(seatItem(s, i, take));
   });
   box.appendChild(seats);
   return box;
