@@ -1,0 +1,153 @@
+"""`python -m jamaica.envs.bench`: the research environments' speed, as ratios of things timed
+interleaved in one process (so a busy machine slows both sides alike).
+
+- OpenSpiel `clone()` against the engine's `State.clone()` at decisions 50 and 200;
+- the information state string and the observation tensor, in µs;
+- PettingZoo steps/s with the direct encoder against the old one (`legacy.encode_view` of
+  `State.view`), and OpenSpiel random-play steps/s with today's clone against a clone that
+  deep-copies every attribute (what pyspiel did with the old state's attributes).
+
+`--playthrough` rewrites tests/envs/playthroughs/python_jamaica.txt instead.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+import sys
+import timeit
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from ..rules import CHANCE
+from . import jamaica_v0
+from .legacy import encode_view
+from .openspiel import JamaicaState
+
+
+def _best(fn: Callable[[], Any], number: int, repeat: int = 5) -> float:
+    """Seconds per call: the best of `repeat` runs."""
+    return min(timeit.repeat(fn, number=number, repeat=repeat)) / number
+
+
+def _at_decision(game: Any, decisions: int, seed: int) -> JamaicaState:
+    state: JamaicaState = game.new_initial_state()
+    rng = random.Random(seed)
+    done = 0
+    while done < decisions or state.is_chance_node():
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(actions, probs)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+            done += 1
+    return state
+
+
+def _old_clone(state: JamaicaState) -> Any:
+    """What pyspiel's clone cost before: every attribute deep-copied (the engine and its log)."""
+    core = state._core
+    return copy.deepcopy([core.engine, core.answers], {})
+
+
+def _pettingzoo_steps(old: bool, steps: int, seed: int) -> float:
+    env = jamaica_v0.raw_env(players=4)
+    if old:
+        env.observe = lambda agent: _old_observe(env, agent)  # type: ignore[method-assign]
+    env.reset(seed=seed)
+    rng = random.Random(seed)
+
+    def run() -> None:
+        for _ in range(steps):
+            if all(env.terminations.values()):
+                env.reset()
+            obs = env.observe(env.agent_selection)
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[int(rng.random() * len(legal))]))
+
+    return steps / _best(run, 1, 3)
+
+
+def _old_observe(env: Any, agent: str) -> dict[str, Any]:
+    p = env._index[agent]
+    s = env.game
+    mask = np.zeros(env.action_space(agent).n, np.int8)
+    if not s.is_terminal() and s.current_player() == p:
+        mask[s.legal] = 1
+    return {"observation": encode_view(s.view(p), s.n, s.ns), "action_mask": mask}
+
+
+def _openspiel_steps(old: bool, steps: int, seed: int) -> float:
+    """Random play that clones the state before every action (as a search does)."""
+    game = pyspiel.load_game("python_jamaica", {"players": 4})
+    rng = random.Random(seed)
+
+    def run() -> None:
+        state = game.new_initial_state()
+        for _ in range(steps):
+            if state.is_terminal():
+                state = game.new_initial_state()
+            _old_clone(state) if old else state.clone()
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(actions, probs)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+
+    return steps / _best(run, 1, 3)
+
+
+def figures(seed: int = 1) -> dict[str, float]:
+    game = pyspiel.load_game("python_jamaica", {"players": 4})
+    out: dict[str, float] = {}
+    for decisions in (50, 200):
+        state = _at_decision(game, decisions, seed)
+        engine = state._core.engine
+        state.information_state_string(0)  # read the recall once, as a search does
+        pyspiel_clone = _best(state.clone, 300)
+        engine_clone = _best(engine.clone, 300)
+        old = _best(lambda s=state: _old_clone(s), 30)  # type: ignore[misc]
+        out[f"clone ratio @{decisions}"] = pyspiel_clone / engine_clone
+        out[f"old clone ratio @{decisions}"] = old / engine_clone
+        p = engine.current_player() if engine.current_player() != CHANCE else 0
+        out[f"info state string µs @{decisions}"] = (
+            _best(lambda s=state, q=p: s.information_state_string(q), 300) * 1e6  # type: ignore[misc]
+        )
+        out[f"observation tensor µs @{decisions}"] = (
+            _best(lambda s=state, q=p: s.observation_tensor(q), 300) * 1e6  # type: ignore[misc]
+        )
+    new_pz, old_pz = _pettingzoo_steps(False, 2000, seed), _pettingzoo_steps(True, 2000, seed)
+    out["PettingZoo steps/s"], out["PettingZoo steps/s before"] = new_pz, old_pz
+    out["PettingZoo speed-up"] = new_pz / old_pz
+    new_os, old_os = _openspiel_steps(False, 2000, seed), _openspiel_steps(True, 2000, seed)
+    out["OpenSpiel steps/s (clone + apply)"], out["OpenSpiel steps/s before"] = new_os, old_os
+    out["OpenSpiel speed-up"] = new_os / old_os
+    return out
+
+
+def write_playthrough(path: str = "tests/envs/playthroughs/python_jamaica.txt") -> None:
+    from open_spiel.python.algorithms import generate_playthrough
+
+    text = generate_playthrough.playthrough(
+        "python_jamaica(players=2,max_rounds=1)", None, alsologtostdout=False, seed=1
+    )
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = sys.argv[1:] if argv is None else argv
+    if "--playthrough" in args:
+        write_playthrough()
+        return
+    for name, value in figures().items():
+        print(f"{name:40} {value:12.1f}")
+
+
+if __name__ == "__main__":
+    main()
