@@ -87,19 +87,30 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.kill()
 
-    def post(self, path: str, body: Any) -> tuple[int, Any]:
+    def post(self, path: str, body: Any, key: str | None = None) -> tuple[int, Any]:
+        """POST JSON (as the player with `key`, if given): (status, answer)."""
         data = body if isinstance(body, bytes) else json.dumps(body).encode()
-        req = urllib.request.Request(self.url + path, data=data, method="POST",
-                                     headers={"content-type": "application/json"})  # fmt: skip
+        headers = {"content-type": "application/json"}
+        if key is not None:
+            headers["x-player-key"] = key
+        req = urllib.request.Request(self.url + path, data=data, method="POST", headers=headers)
         try:
             with urllib.request.urlopen(req, timeout=10) as r:
                 return r.status, json.loads(r.read())
         except urllib.error.HTTPError as e:
             return e.code, json.loads(e.read())
 
-    def get(self, path: str) -> Any:
-        with urllib.request.urlopen(self.url + path, timeout=10) as r:
+    def get(self, path: str, key: str | None = None) -> Any:
+        headers = {} if key is None else {"x-player-key": key}
+        req = urllib.request.Request(self.url + path, headers=headers)
+        with urllib.request.urlopen(req, timeout=10) as r:
             return json.loads(r.read())
+
+    def player(self, name: str) -> dict[str, Any]:
+        """A new player: {id, name, key}."""
+        status, d = self.post("/api/players", {"name": name})
+        assert status == 201, d
+        return dict(d)
 
     def table(self, seats: list[tuple[str, str | None]], **options: Any) -> dict[str, Any]:
         body = {"players": len(seats), "seats": [{"name": n, "bot": b} for n, b in seats]}

@@ -1,6 +1,7 @@
 """The two-worlds test through the real server (issue 9): two stored tables that differ only in
-what one seat may not know must send that seat, and a spectator, the very same messages; and the
-anonymous replay of each must be the same at every step."""
+what one seat may not know must send that seat, and a spectator, the very same messages (the
+game's, and who sits where and the chat: every message a connection receives); the lobby's line of
+each table and the anonymous replay of each must be the same at every step."""
 
 from __future__ import annotations
 
@@ -151,6 +152,11 @@ def test_two_worlds_through_the_server(tmp_path: Path) -> None:
                 else:
                     assert a == b, f"seat {seat} can tell the worlds apart"
                 compared += 1
+            # the lobby's lines (seats, presence, status) are the same too
+            lines = {x["id"]: x for x in server.get("/api/tables")}
+            same = [{k2: v for k2, v in lines[f"{w}{k}"].items() if k2 not in ("id", "created")}
+                    for w in "ab"]  # fmt: skip
+            assert same[0] == same[1]
             for step in range(0, len(first) + 1, 7):
                 path = "/api/tables/{}/replay?step=" + str(step)
                 assert server.get(path.format(f"a{k}")) == server.get(path.format(f"b{k}"))

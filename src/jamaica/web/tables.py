@@ -210,7 +210,9 @@ class LiveTable:
             outbox.put(self.welcome(seat, player))
             if seat is not None and self.record.seats[seat].get("replaced"):
                 await self._take_back(seat)  # coming back takes the seat back
-            outbox.put(self.update_for(client))
+                self._broadcast()  # everyone reads that they are back; the newcomer, its update
+            else:
+                outbox.put(self.update_for(client))
             outbox.put(chat_op(self.chat))
             self._broadcast_seats()
             self._check_absence()
@@ -793,6 +795,7 @@ class LiveTable:
             "notes": notes,
             "question": None,
             "waiting_for": self.waiting_for(),
+            "replaced": seat is not None and bool(self.record.seats[seat].get("replaced")),
         }
         if seat is None or s.is_terminal():
             return message
