@@ -55,6 +55,15 @@ def test_seats_are_guarded_by_their_tokens(server: Server) -> None:
                                   (7, token0, "bad_seat"), (1, "x" * 40, "bad_token")]:  # fmt: skip
             send(ws, op="hello", seat=seat, token=token)
             assert recv(ws)["code"] == code
+    for _ in range(20):  # a first question that is not a card (doubles skip the dice order)
+        with server.ws(t["id"]) as a, server.ws(t["id"]) as b:
+            hello(a, 0, token0)
+            hello(b, 1, token1)
+            i, q = first_question([a, b])
+        if q["question"]["kind"] != "card":
+            break
+        t = server.table([("Ann", None), ("Bob", None)])
+        token0, token1 = t["seats"][0]["token"], t["seats"][1]["token"]
     with server.ws(t["id"]) as a, server.ws(t["id"]) as b:
         hello(a, 0, token0)
         hello(b, 1, token1)
