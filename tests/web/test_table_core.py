@@ -140,21 +140,28 @@ async def test_a_bot_table_waits_for_its_disk_and_resumes(
 
 
 async def test_idle_untimed_tables_are_archived_and_come_back_when_visited(tmp_path: Path) -> None:
+    from jamaica.web.players import Players
     from jamaica.web.server import Tables
 
     store = SQLiteStore(tmp_path / "j.db")
     tables = Tables(store)
     table, _ = LiveTable.create(store, Config(2), [("A", None), ("B", "greedy")])
     timed, _ = LiveTable.create(store, Config(2), [("A", None), ("B", "greedy")], 60)
+    ann, _ = Players(store).create("Ann")
+    seats = [{"kind": "me"}, {"kind": "open"}]
+    waiting, _ = LiveTable.create(store, Config(2), seats, 60, creator=ann)  # nobody came
     tables.live[table.id], tables.live[timed.id] = table, timed
+    tables.live[waiting.id] = waiting
     table.kick()
     await _until(lambda: table.session.human_to_move() == 0)
     history = list(table.session.state.history)
     assert tables.archive_idle(now=time.time() + tables.archive_after - 60) == []
-    assert tables.archive_idle(now=time.time() + tables.archive_after + 60) == [table.id]
+    later = time.time() + tables.archive_after + 60
+    assert sorted(tables.archive_idle(now=later)) == sorted([table.id, waiting.id])
     assert table.id not in tables.live and timed.id in tables.live  # a timed table plays on
     listed = {t["id"]: t for t in tables.summaries()}
-    assert listed[table.id]["archived"] is True
+    assert listed[table.id]["archived"] is True and listed[waiting.id]["status"] == "archived"
+    assert tables.archived_seats[waiting.id] == {ann.id: 0}  # still among Ann's tables
     back = tables.get(table.id)  # a player comes back: rebuilt from the store
     assert back is not None and back.session.state.history == history
     assert table.id in tables.live and table.id not in tables.archived

@@ -136,6 +136,10 @@ class Lobby:
                 games += 1
                 wins += result[seat]["rank"] == 1
                 total += result[seat]["score"]
+        for table_id, held in self.tables.archived_seats.items():
+            if player.id in held:
+                line = {**self.tables.archived_summaries[table_id], "status": "archived"}
+                mine.append({**line, "seat": held[player.id], "pending": False, "your_turn": False})
         stats = {
             "games": games,
             "wins": wins,

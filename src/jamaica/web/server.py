@@ -54,6 +54,7 @@ class Tables:
         self.broken: dict[str, str] = {}  # table id -> why it could not be rebuilt
         self.archived: set[str] = set()
         self.archived_summaries: dict[str, dict[str, Any]] = {}
+        self.archived_seats: dict[str, dict[str, int]] = {}  # table -> player id -> seat
         self.archive_after = float(os.environ.get("JAMAICA_ARCHIVE_AFTER", 7 * 24 * 3600))
 
     def restore_all(self) -> None:
@@ -81,22 +82,30 @@ class Tables:
             if record is not None:
                 table = self.live[table_id] = LiveTable.restore(record, self.store)
                 self.archived.discard(table_id)
+                self.archived_summaries.pop(table_id, None)
+                self.archived_seats.pop(table_id, None)
                 table.kick()
         return table
 
     def archive_idle(self, now: float | None = None) -> list[str]:
-        """Unload untimed, unfinished tables nobody has touched for `archive_after` seconds and
-        nobody watches: they stay in the store, listed, replayable, and come back when visited."""
+        """Unload unfinished tables that are untimed or still waiting for players, that nobody has
+        touched for `archive_after` seconds and nobody watches: they stay in the store, listed
+        (and in their players' tables), replayable, and come back when visited."""
         now = time.time() if now is None else now
         gone = []
         for table_id, table in list(self.live.items()):
             idle = now - table.touched > self.archive_after
-            untimed = table.record.seconds_per_decision is None
-            if idle and untimed and not table.clients and not table.record.finished:
+            paused = table.record.seconds_per_decision is None or not table.record.started
+            if idle and paused and not table.clients and not table.record.finished:
                 table.close()
                 del self.live[table_id]
                 self.archived.add(table_id)
                 self.archived_summaries[table_id] = {**table.summary(), "archived": True}
+                self.archived_seats[table_id] = {
+                    seat["player"]: i
+                    for i, seat in enumerate(table.record.seats)
+                    if seat.get("player") is not None
+                }
                 gone.append(table_id)
         if gone:
             log.info("archived %d idle tables", len(gone))
