@@ -13,6 +13,7 @@ from .store import ChatRow
 
 MAX_CHAT = 300  # characters in one message
 KEPT = 100  # messages a table keeps in memory and sends to a newcomer
+MAX_PER_TABLE = 5000  # messages a table stores in all: then its chat is full
 BURST = 5  # messages one connection may send in WINDOW seconds
 WINDOW = 10.0
 

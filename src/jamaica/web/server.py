@@ -124,8 +124,8 @@ class Tables:
         lines.sort(key=lambda x: order[x["status"]])  # stable: newest first in each
         finished = [x for x in lines if x["status"] == "finished"][:FINISHED_LISTED]
         out = [x for x in lines if x["status"] != "finished"] + finished
-        out += [{**self.archived_summaries[table_id], "status": "archived"}
-                for table_id in self.archived]  # fmt: skip
+        archived = sorted(self.archived_summaries.values(), key=lambda x: -x["created"])
+        out += [{**x, "status": "archived"} for x in archived[:FINISHED_LISTED]]
         out += [{"id": table_id, "available": False, "reason": reason}
                 for table_id, reason in self.broken.items()]  # fmt: skip
         return out

@@ -28,7 +28,7 @@ from ..rules.view import can_see
 from ..rules.view import cards as cards_of
 from ..session import GameSession, Seat, clean_name
 from . import seating
-from .chat import KEPT, ChatLimit, chat_op, clean_text
+from .chat import KEPT, MAX_PER_TABLE, ChatLimit, chat_op, clean_text
 from .committer import committer
 from .outbox import Outbox, encode
 from .players import Player
@@ -436,6 +436,9 @@ class LiveTable:
     async def say(self, client: Client, text: str) -> None:
         """A chat line from a player or a spectator: checked, stored, then shown to everyone."""
         line = clean_text(text)
+        if self.chat_seq >= MAX_PER_TABLE:
+            full = f"this table's chat is full ({MAX_PER_TABLE} messages)"
+            raise ProtocolError("chat_full", full)
         client.chat_limit.check()
         if client.seat is not None:
             name = self.names[client.seat]
