@@ -232,6 +232,7 @@ def test_chat_between_two_players_and_a_spectator(server: Server, browser: Any) 
         assert page.locator("#chat-list img, #chat-list script").count() == 0
         assert "watching" in shown.inner_text()
         assert page.evaluate("window.__xss") is None
+    bob.evaluate("document.querySelector('#chat').scrollIntoView({block: 'end'})")
     screenshot(bob, "table-chat-390x844", doc=True)
     # Bob hides the spectators' lines; the choice stays after a reload
     bob.check("#hide-spectators")
@@ -251,17 +252,78 @@ def test_chat_between_two_players_and_a_spectator(server: Server, browser: Any) 
     sent = [m["text"] for m in server.get(f"/api/tables/{table}/chat")["messages"]]
     assert "spam 3" in sent and "spam 5" not in sent and "spam 6" not in sent
     assert anne.get_attribute("#chat-input", "maxlength") == "300"
-    anne.wait_for_selector("#watchers:has-text('1 watching')", timeout=WAIT)  # Cleo
-    # the lobby with a table being played, at both sizes
+    anne.wait_for_selector("#watchers:has-text('1 watching')", timeout=WAIT)  # Cleo, not the players
+    # the replay shows the chat, as text
+    cleo.goto(f"{server.url}/replay/{table}")
+    line(cleo, "Ahoy Anne")
+    assert EVIL in cleo.inner_text("#chat-list")
+    assert cleo.locator("#chat-list img").count() == 0 and cleo.evaluate("window.__xss") is None
+    for page in (anne, bob, cleo):
+        page.context.close()
+
+
+def test_the_lobby_at_a_laptops_and_a_phones_size(server: Server, browser: Any) -> None:
+    """A lobby with something in every list: Anne's tables (her turn, waiting), an open table,
+    a game being played, a finished game; the same page on a phone, without sideways scrolling."""
+    anne = come_aboard(browser, server, "Anne")
+    status, zoe = server.post("/api/players", {"name": "Zoe"})
+    assert status == 201, zoe
+    seats: list[dict[str, Any]] = [{"kind": "me"}, {"kind": "open"}, {"kind": "bot", "bot": "greedy", "name": "Mary Read"}]
+    status, d = server.post("/api/tables", {"players": 3, "seats": seats, "seconds_per_decision": 60}, key=zoe["key"])
+    assert status == 201, d
+    server.table([("Kim", None), ("Lou", "greedy"), ("Ned", "random"), ("Oda", "greedy")], ghost_ship=True)
+    done = server.table([("Bot A", "greedy"), ("Bot B", "random")])
+    key = anne.evaluate("JSON.parse(localStorage.getItem('jamaica.player')).key")
+    status, d = server.post("/api/tables", {"players": 2, "seats": [{"kind": "me"}, {"kind": "bot", "bot": "greedy", "name": "Edward Teach"}]}, key=key)
+    assert status == 201, d
+    create(anne, ["me", "open"])
     anne.goto(server.url + "/")
-    anne.wait_for_selector(f"#my-tables .tcard[data-table='{table}']", timeout=WAIT)
+    anne.wait_for_selector("#my-tables .tcard.your-turn", timeout=WAIT)
+    anne.wait_for_selector(f"#finished-tables .tcard[data-table='{done['id']}']", timeout=WAIT)
+    anne.wait_for_selector("#open-tables .tcard button.sit", timeout=WAIT)
+    anne.wait_for_selector("#playing-tables .tcard", timeout=WAIT)
+    assert "Zoe" in anne.inner_text("#open-tables")
     screenshot(anne, "lobby-1280x800", doc=True)
-    cleo.close()
-    phone = context(browser, "phone").new_page()
-    phone.goto(server.url + "/")
-    phone.wait_for_selector(f"#playing-tables .tcard[data-table='{table}']", timeout=WAIT)
-    screenshot(phone, "lobby-390x844", doc=True)
-    for page in (anne, bob, phone):
+    anne.set_viewport_size({"width": SIZES["phone"][0], "height": SIZES["phone"][1]})
+    width, inner = anne.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert width <= inner
+    screenshot(anne, "lobby-390x844", doc=True)
+    anne.context.close()
+
+
+def test_the_creator_starts_early_with_bots_and_an_invited_player_keeps_the_seat(
+    server: Server, browser: Any
+) -> None:
+    anne = come_aboard(browser, server, "Anne")
+    bob = come_aboard(browser, server, "Bob")
+    anne.select_option("#players", "3")
+    anne.select_option("#kind1", "invite")
+    anne.fill("#name1", "Bob")
+    anne.select_option("#kind2", "open")
+    anne.click("#create-button")
+    link = anne.locator(".seat-link")
+    link.wait_for(timeout=WAIT)
+    assert link.count() == 1 and "token=" in link.get_attribute("href")
+    table = re.search(r"/table/([^/#?]+)", link.get_attribute("href")).group(1)
+    # Bob opens his private link: the seat becomes his (in his lobby), the secret leaves the address
+    bob.goto(link.get_attribute("href"))
+    bob.wait_for_selector("#whoami:has-text('You are Bob')", timeout=WAIT)
+    bob.wait_for_url(re.compile(rf"/table/{table}$"), timeout=WAIT)
+    bob.goto(server.url + "/")
+    bob.locator(f"#my-tables .tcard[data-table='{table}'] a.go").click(timeout=WAIT)
+    bob.wait_for_selector("#whoami:has-text('You are Bob')", timeout=WAIT)
+    bob.wait_for_selector("#banner-main:has-text('Waiting for players (1 open seat)')", timeout=WAIT)
+    # nobody takes the open seat: Anne starts with a bot from her lobby
+    anne.goto(server.url + "/")
+    mine = anne.locator(f"#my-tables .tcard[data-table='{table}']")
+    mine.wait_for(timeout=WAIT)
+    assert "Waiting for 1 player" in mine.inner_text()
+    mine.locator("button:has-text('Start now with bots')").click()
+    anne.wait_for_url(re.compile(rf"/table/{table}$"), timeout=WAIT)
+    for page in (anne, bob):
+        started(page)
+    assert seated(server, table)["seats"][2]["kind"] == "bot"
+    for page in (anne, bob):
         page.context.close()
 
 

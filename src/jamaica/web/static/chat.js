@@ -10,7 +10,7 @@ const store = (() => { try { return window.localStorage; } catch { return null; 
 function clockTime(at) {
   if (typeof at !== "number") return "";
   const d = new Date(at * (at < 1e12 ? 1000 : 1)); // seconds (the server's) or milliseconds
-  return d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  return d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
 }
 
 /** One chat line: "12:04 Anne (watching): text". */

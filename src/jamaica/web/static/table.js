@@ -1,7 +1,7 @@
 // A seat (or a spectator) at a table: one WebSocket, reconnecting by itself; the updates play
 // out through the event queue (pacing.js); the question, the hand, the log and the panels.
 import { el } from "/static/common.js";
-import { BoardView, ready as boardReady, shipColour, trackPath } from "/static/boardview.js";
+import { BoardView, ready as boardReady, trackPath } from "/static/boardview.js";
 import { setUpHelp } from "/static/help.js";
 import { Log, summaryList } from "/static/log.js";
 import { BattlePanel, DicePanel, drawShips, flashShip, holdChange, scoreTable } from "/static/panels.js";
@@ -10,6 +10,8 @@ import { QuestionPanel } from "/static/question.js";
 import { FACES, RESOURCES, amount, cardTitle, clock, plain, promptWords } from "/static/words.js";
 import { api, loadPlayer } from "/static/player.js";
 import { Chat } from "/static/chat.js";
+import { Rematch } from "/static/rematch.js";
+import { openSeats, seatItems } from "/static/seats.js";
 
 const tableId = location.pathname.split("/").pop();
 // The seat and its secret come in the URL's fragment (#seat=0&token=…), which no browser sends
@@ -46,7 +48,6 @@ let finished = false;
 let tableStatus = null; // "waiting", "playing", "finished"… (welcome, seats)
 let seatsMsg = null; // the last `seats` message
 let you = null; // welcome's `you`: {name} or null
-let rematchAsked = false; // this page asked for the rematch: it goes there itself
 
 const log = new Log($("log"), $("log-live"));
 const dice = new DicePanel($("dice"));
@@ -243,7 +244,7 @@ function finish(view) {
   if (!finished) {
     finished = true;
     fin.scrollIntoView({ block: "start" });
-    offerAgain();
+    rematch.gameOver();
   }
 }
 
@@ -315,6 +316,7 @@ function connect() {
     if (msg.op === "welcome") {
       names = msg.names;
       mySeat = msg.seat;
+      rematch.seat = mySeat;
       ghost = names.length > msg.config.players ? msg.config.players : -1;
       initial = true;
       pacer.clear();
@@ -330,7 +332,7 @@ function connect() {
     } else if (msg.op === "chat") {
       chat.receive(Array.isArray(msg.messages) ? msg.messages : []);
     } else if (msg.op === "rematch") {
-      rematchOffered(msg.table, msg.by);
+      rematch.offered(msg.table, msg.by);
     } else if (msg.op === "update") {
       msg.received = Date.now();
       if (typeof msg.replaced === "boolean") $("replaced").hidden = !msg.replaced || Boolean(msg.view && msg.view.game_over);
@@ -390,6 +392,7 @@ const chat = new Chat($("chat"), (text) => {
   send({ op: "chat", text });
   return true;
 });
+const rematch = new Rematch(tableId, { button: $("play-again"), offer: $("rematch"), note: $("again-note") }, announce);
 
 function whoami() {
   let text;
@@ -399,52 +402,22 @@ function whoami() {
   $("whoami").textContent = text;
 }
 
-/** The seats strip: each seat's name, whether its player is connected, a bot playing for them;
- * how many watch. A waiting table says how many seats are still open. */
+/** Who sits where, who is connected, how many watch; someone sitting down renames a seat. */
 function drawSeats(msg) {
   seatsMsg = msg;
   const before = tableStatus;
   if (msg.status) tableStatus = msg.status;
-  const bar = $("seats");
-  const items = [];
-  (msg.seats || []).forEach((s, k) => {
-    if (s.kind !== "open" && s.name && k < names.length) names[k] = s.name; // someone sat down
-    const item = el("span", { class: `seat-item kind-${s.kind || "player"}${k === mySeat ? " mine" : ""}`, "data-seat": String(k) });
-    const chip = el("span", { class: "chip", "aria-hidden": "true" });
-    chip.style.backgroundColor = shipColour(k, false);
-    item.appendChild(chip);
-    if (s.kind === "open") {
-      item.appendChild(el("span", { class: "seat-name muted" }, "open seat"));
-    } else {
-      item.appendChild(el("span", { class: "seat-name" }, s.name));
-      const human = s.kind !== "bot" && s.kind !== "open";
-      if (human) {
-        const on = Boolean(s.connected);
-        item.appendChild(el("span", { class: `dot ${on ? "on" : "off"}`, title: on ? "connected" : "not connected", "aria-hidden": "true" }));
-        item.appendChild(el("span", { class: "sr-only" }, on ? "connected" : "not connected"));
-      }
-      if (k === mySeat) item.appendChild(el("span", { class: "seat-tag you" }, "you"));
-      if (s.kind === "bot") item.appendChild(el("span", { class: "seat-tag" }, `${String(s.bot || "bot").split(":")[0]} bot`));
-      else if (s.kind === "reserved") item.appendChild(el("span", { class: "seat-tag" }, "not here yet"));
-      if (s.replaced) item.appendChild(el("span", { class: "seat-tag warn" }, "bot plays"));
-    }
-    items.push(item);
-  });
-  const w = Number(msg.watchers) || 0;
-  items.push(el("span", { class: "watchers", id: "watchers" }, `${w} watching`));
-  bar.replaceChildren(...items);
+  (msg.seats || []).forEach((s, k) => { if (s.kind !== "open" && s.name && k < names.length) names[k] = s.name; });
+  $("seats").replaceChildren(...seatItems(msg, mySeat));
   whoami();
   if (tableStatus === "waiting") waitingState();
   else if (before === "waiting" && shown) turnState(shown);
 }
 
-function openSeats() {
-  return seatsMsg ? (seatsMsg.seats || []).filter((s) => s.kind === "open" || s.kind === "reserved").length : 0;
-}
-
 let creatorChecked = false;
+/** A table with open seats: no game yet, say how many are missing; its creator may start now. */
 function waitingState() {
-  const n = openSeats();
+  const n = openSeats(seatsMsg);
   const bar = $("banner");
   bar.hidden = false;
   bar.classList.remove("mine", "over");
@@ -461,7 +434,6 @@ function waitingState() {
       $("start-now").hidden = !(t && t.creator) || tableStatus !== "waiting";
     });
   }
-  if (tableStatus !== "waiting") $("start-now").hidden = true;
 }
 
 $("start-now").addEventListener("click", async () => {
@@ -481,61 +453,6 @@ async function claim() {
   useKey = true;
   history.replaceState(null, "", location.pathname);
 }
-
-/** The end: "Play again" for a seated player; an offer already made is shown. */
-async function offerAgain() {
-  if (mySeat === null || !player) return;
-  $("play-again").hidden = false;
-  const r = await api("/api/tables", { player: null });
-  const t = r.ok && Array.isArray(r.data) ? r.data.find((x) => x.id === tableId) : null;
-  if (t && t.rematch && !rematchAsked) rematchOffered(t.rematch, null);
-}
-
-function rematchOffered(newId, by) {
-  if (rematchAsked) return;
-  const box = $("rematch");
-  const who = by ? `${by} offers a rematch` : "A rematch is offered";
-  if (mySeat === null || !player) {
-    box.replaceChildren(el("span", {}, `${who}: `), el("a", { href: `/table/${newId}` }, "watch it"));
-  } else {
-    const yes = el("button", { type: "button", id: "accept-rematch", class: "primary" }, "Accept");
-    const no = el("button", { type: "button", id: "decline-rematch" }, "Decline");
-    yes.addEventListener("click", () => joinRematch(newId));
-    no.addEventListener("click", async () => {
-      const r = await api(`/api/tables/${newId}/decline`, { method: "POST", body: {} });
-      box.hidden = true;
-      $("again-note").textContent = r.ok ? "You declined the rematch." : r.data.error;
-    });
-    box.replaceChildren(el("span", { class: "offer-text" }, `${who} — `), yes, no);
-    $("play-again").hidden = true;
-  }
-  box.hidden = false;
-  announce(`${who}.`);
-}
-
-/** Go to the rematch table, taking the seat kept there for this player first. */
-async function joinRematch(newId) {
-  const me = await api("/api/me");
-  const t = me.ok ? (me.data.tables || []).find((x) => x.id === newId) : null;
-  if (t && t.pending) {
-    const r = await api(`/api/tables/${newId}/sit`, { method: "POST", body: { seat: t.seat } });
-    if (!r.ok && r.status !== 409) { $("again-note").textContent = r.data.error; return; }
-  }
-  location.assign(`/table/${newId}`);
-}
-
-$("play-again").addEventListener("click", async () => {
-  rematchAsked = true;
-  $("play-again").disabled = true;
-  const r = await api(`/api/tables/${tableId}/rematch`, { method: "POST", body: {} });
-  if (!r.ok) {
-    rematchAsked = false;
-    $("play-again").disabled = false;
-    $("again-note").textContent = r.data.error;
-    return;
-  }
-  joinRematch(r.data.id);
-});
 
 // --- settings: speed, skip, sound, help, keys -----------------------------------------------------
 const speed = $("speed");
