@@ -9,9 +9,12 @@ from typing import Any
 import pytest
 
 from jamaica import Config, new_game
+from jamaica.rules.data import SEA, SPACE_COST, SPACE_TYPE
 from jamaica.rules.hints import card_preview, pay_plans
 from jamaica.rules.ops import K_PAY, K_PLAY
 from jamaica.rules.state import State
+
+from .helpers import holds, start
 
 Plans = list[dict[str, Any]]
 
@@ -49,3 +52,35 @@ def test_every_pay_plan_finishes_exactly_its_payment(players: int) -> None:
             assert label.startswith("Pay ")
             parts = label.split(": ", 1)[1].split(" and ")
             assert sum(int(part.split()[0]) for part in parts) == owed
+
+
+def _previews_after_roll(food: int) -> dict[str, dict[str, Any]]:
+    s = start(Config(2), hands=[("food-fwd", "fwd-fwd", "fwd-food"), ("fwd-fwd", "gold-gold",
+                                                                       "food-gun")])  # fmt: skip
+    holds(s, 0, [("food", food)] if food else [])
+    s.apply("roll 3-4")
+    s.apply("morning 4")  # morning 4, evening 3
+    return {p["card"]: p for p in card_preview(s, 0)}
+
+
+def test_the_evening_preview_counts_what_the_morning_loaded_and_paid() -> None:
+    """A card's evening move is judged with what the ship holds after its morning: 4 food loaded
+    in the morning pay an evening sea space (the old preview called it a shortage)."""
+    empty = _previews_after_roll(food=0)
+    evening = empty["food-fwd"]["steps"][1]
+    assert evening["what"] == "move" and evening["destinations"]
+    for d in evening["destinations"]:
+        cost = SPACE_COST[d["space"]] if SPACE_TYPE[d["space"]] == SEA else 0
+        assert d["shortage"] == (cost > 4), d
+    # fwd-food: the morning move pays first; with no food at all, a sea space is a shortage and
+    # the evening's load happens wherever the ship fell back
+    morning = empty["fwd-fwd"]["steps"][0]
+    seas = [d for d in morning["destinations"] if SPACE_TYPE[d["space"]] == SEA]
+    assert all(d["shortage"] for d in seas)
+    if seas:  # then the evening starts from an unknown place
+        assert empty["fwd-fwd"]["steps"][1]["after_shortage"] is True
+    rich = _previews_after_roll(food=12)
+    for card in ("food-fwd", "fwd-fwd"):
+        for step in rich[card]["steps"]:
+            assert not any(d["shortage"] for d in step.get("destinations", []))
+            assert not step.get("after_shortage")

@@ -2,9 +2,11 @@
 
 - `card_preview(state, player)`: for each card in the player's hand, what its morning and
   evening actions would do with the current dice: where a move could end (with the space's cost,
-  whether the ship could pay it, whether a ship is there to fight) or what would be loaded. It
-  looks only at what the player may see (their own hand, the public board), and assumes the other
-  ships stay where they are.
+  whether the ship could pay it, whether a ship is there to fight, whether it finishes) or what
+  would be loaded. The evening starts from where the morning may end, with what the ship holds
+  then (a morning load counts, a morning move has paid); after a shortage the place is unknown
+  (`after_shortage`). It looks only at what the player may see (their own hand, the public
+  board), and assumes the other ships stay where they are.
 - `pay_plans(state)`: a payment that takes several `pay H` questions, as whole plans.
 """
 
@@ -21,6 +23,7 @@ from .data import (
     FOOD,
     FORWARD,
     GOLD,
+    GUNPOWDER,
     LAIR,
     NUM_CARDS,
     PORT,
@@ -43,53 +46,106 @@ def _held(s: State, ship: int, resource: int) -> int:
     return sum(s.hn[base + h] for h in range(SLOTS) if s.ht[base + h] == resource)
 
 
-def _destinations(s: State, ship: int, space: int, die: int, icon: int) -> list[dict[str, Any]]:
-    if icon == FORWARD:
-        table = MOVES_FORWARD_RACE if s.lap[ship] == 0 else MOVES_FORWARD_BEHIND
+Place = tuple[int, int, dict[int, int]]  # (space, lap, resource -> tokens held); space -1: unknown
+
+
+def _arrive(s: State, ship: int, dest: int, held: dict[int, int], finishes: bool) -> dict[str, Any]:
+    """What arriving on `dest` holding `held` means: its cost, a shortage, a battle, the finish."""
+    kind = SPACE_TYPE[dest]
+    cost, resource = 0, EMPTY
+    if kind == PORT:
+        cost, resource = SPACE_COST[dest], GOLD
+    elif kind == SEA:
+        cost, resource = SPACE_COST[dest], FOOD
+    others = [k for k in range(s.ns) if k != ship and s.pos[k] == dest]
+    if finishes:
+        words = "the finish"
+    elif cost:
+        words = amount(cost, resource)
     else:
-        table = MOVES_BACKWARD
-    out = []
-    for dest, _crossed in table[space][die]:
-        kind = SPACE_TYPE[dest]
-        cost, resource = 0, EMPTY
-        if kind == PORT:
-            cost, resource = SPACE_COST[dest], GOLD
-        elif kind == SEA:
-            cost, resource = SPACE_COST[dest], FOOD
-        others = [k for k in range(s.ns) if k != ship and s.pos[k] == dest]
-        out.append({
-            "space": dest,
-            "cost": amount(cost, resource) if cost else ("a treasure" if kind == LAIR else "free"),
-            "battle": bool(others) and dest != PORT_ROYAL,
-            "shortage": cost > _held(s, ship, resource) if cost else False,
-        })  # fmt: skip
-    return out
+        words = "a treasure" if kind == LAIR else "free"
+    return {
+        "space": dest,
+        "cost": words,
+        "battle": bool(others) and dest != PORT_ROYAL and not finishes,
+        "shortage": not finishes and cost > held.get(resource, 0),
+        "finish": finishes,
+    }
 
 
-def _step(s: State, ship: int, icon: int, die: int, time: str, starts: list[int]) -> dict[str, Any]:
+def _move_from(
+    s: State, ship: int, places: list[Place], die: int, forward: bool
+) -> tuple[list[dict[str, Any]], list[Place], bool]:
+    """Where a move of `die` can end from each place the ship may be in, and the places after it
+    (what it holds having paid; after a shortage the place is unknown: -1). The flag: some place
+    is unknown (the ship fell back after a shortage earlier in the turn)."""
+    seen: dict[int, dict[str, Any]] = {}
+    after: list[Place] = []
+    unknown = False
+    for space, lap, held in places:
+        if lap >= 1:  # finished: the move is ignored (RULES: a finished ship stays)
+            after.append((space, lap, held))
+            continue
+        if space < 0:
+            unknown = True
+            continue
+        if forward:
+            table = MOVES_FORWARD_RACE if lap == 0 else MOVES_FORWARD_BEHIND
+        else:
+            table = MOVES_BACKWARD
+        for dest, crossed in table[space][die]:
+            finishes = bool(crossed) and forward and lap == 0
+            d = _arrive(s, ship, dest, held, finishes)
+            known = seen.setdefault(dest, d)
+            known["shortage"] = known["shortage"] or d["shortage"]
+            left = dict(held)
+            if finishes:
+                after.append((dest, 1, left))
+                continue
+            new_lap = lap + (1 if forward else -1) if crossed else lap
+            kind = SPACE_TYPE[dest]
+            resource = GOLD if kind == PORT else FOOD
+            if kind in (PORT, SEA):
+                if d["shortage"]:
+                    left[resource] = 0  # pays all it has, then falls back: where, not known
+                    after.append((-1, new_lap, left))
+                    continue
+                left[resource] -= SPACE_COST[dest]
+            after.append((dest, new_lap, left))
+    return [seen[k] for k in sorted(seen)], after, unknown
+
+
+def _step(
+    s: State, ship: int, icon: int, die: int, time: str, places: list[Place]
+) -> tuple[dict[str, Any], list[Place]]:
     if icon in (FORWARD, BACKWARD):
-        seen: dict[int, dict[str, Any]] = {}
-        for start in starts:
-            for d in _destinations(s, ship, start, die, icon):
-                seen.setdefault(d["space"], d)
-        way = "Forward" if icon == FORWARD else "Backward"
-        return {"time": time, "what": "move", "words": f"{way} {die}", "die": die,
-                "destinations": [seen[k] for k in sorted(seen)]}  # fmt: skip
+        forward = icon == FORWARD
+        dests, after, unknown = _move_from(s, ship, places, die, forward)
+        way = "Forward" if forward else "Backward"
+        step = {"time": time, "what": "move", "words": f"{way} {die}", "die": die,
+                "destinations": dests, "after_shortage": unknown,
+                "finished": all(lap >= 1 for _, lap, _ in places)}  # fmt: skip
+        return step, after or places
     name = RESOURCE_NAMES[icon]
-    return {"time": time, "what": "load", "words": f"Load {amount(die, icon)}", "die": die,
+    loaded = [(space, lap, {**held, icon: held.get(icon, 0) + die}) for space, lap, held in places]
+    step = {"time": time, "what": "load", "words": f"Load {amount(die, icon)}", "die": die,
             "resource": name, "amount": die}  # fmt: skip
+    return step, loaded
 
 
 def card_preview(s: State, player: int) -> list[dict[str, Any]]:
-    """One entry per card in `player`'s hand (only meaningful once the dice are placed)."""
+    """One entry per card in `player`'s hand (only meaningful once the dice are placed): the
+    evening step starts from every place the morning step may end in, holding what the ship
+    holds then (a morning load counts; a morning move has paid its cost)."""
     out = []
+    held = {r: _held(s, player, r) for r in (FOOD, GOLD, GUNPOWDER)}
     for c in range(NUM_CARDS):
         if not s.hand[player] >> c & 1:
             continue
         morning_icon, evening_icon = CARDS[c]
-        first = _step(s, player, morning_icon, s.morning, "morning", [s.pos[player]])
-        ends = [d["space"] for d in first.get("destinations", [])] or [s.pos[player]]
-        second = _step(s, player, evening_icon, s.evening, "evening", ends)
+        start: list[Place] = [(s.pos[player], s.lap[player], dict(held))]
+        first, places = _step(s, player, morning_icon, s.morning, "morning", start)
+        second, _ = _step(s, player, evening_icon, s.evening, "evening", places)
         out.append({
             "action": f"play {CARD_NAMES[c]}",
             "card": CARD_NAMES[c],
