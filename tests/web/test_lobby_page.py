@@ -76,8 +76,8 @@ def sit(page: Any, table: str, open_seats: int = 1) -> None:
     """From the lobby: the first open seat of `table` once the list shows `open_seats` (it
     refreshes every few seconds), one click."""
     buttons = f"#open-tables .tcard[data-table='{table}'] button.sit"
-    page.wait_for_function(f"() => document.querySelectorAll(\"{buttons}\").length === {open_seats}",
-                           timeout=WAIT)  # fmt: skip
+    count = f'() => document.querySelectorAll("{buttons}").length === {open_seats}'
+    page.wait_for_function(count, timeout=WAIT)
     page.locator(buttons).first.click()
     page.wait_for_url(re.compile(rf"/table/{table}$"), timeout=WAIT)
 
@@ -89,7 +89,8 @@ def waiting_text(page: Any) -> str:
 def started(page: Any) -> None:
     page.wait_for_function(
         "() => { const b = document.querySelector('#banner-main').textContent;"
-        " return b && !b.startsWith('Waiting for players') && !!document.querySelector('#board svg'); }",
+        " return b && !b.startsWith('Waiting for players')"
+        " && !!document.querySelector('#board svg'); }",
         timeout=WAIT,
     )
 
@@ -102,13 +103,17 @@ def seated(srv: Server, table: str) -> dict[str, Any]:
     return next(t for t in srv.get("/api/tables") if t["id"] == table)
 
 
-def test_three_players_find_and_fill_a_table_through_the_lobby(server: Server, browser: Any) -> None:
+def test_three_players_find_and_fill_a_table_through_the_lobby(
+    server: Server, browser: Any
+) -> None:
     urls: list[str] = []
     anne = watch_urls(come_aboard(browser, server, "Anne"), urls)
     bob = watch_urls(come_aboard(browser, server, "Bob"), urls)
     cleo = watch_urls(come_aboard(browser, server, "Cleo", "phone"), urls)
     table = create(anne, ["me", "open", "open"])
-    anne.wait_for_selector("#banner-main:has-text('Waiting for players (2 open seats)')", timeout=WAIT)
+    anne.wait_for_selector(
+        "#banner-main:has-text('Waiting for players (2 open seats)')", timeout=WAIT
+    )
     assert "You are Anne" in anne.inner_text("#whoami")
     # Bob finds the table in the lobby: who sits there, the settings, a Sit per open seat
     card = bob.locator(f"#open-tables .tcard[data-table='{table}']")
@@ -116,7 +121,9 @@ def test_three_players_find_and_fill_a_table_through_the_lobby(server: Server, b
     assert "Anne" in card.inner_text() and "3 players" in card.inner_text()
     assert card.locator("button.sit").count() == 2
     sit(bob, table, 2)
-    anne.wait_for_selector("#banner-main:has-text('Waiting for players (1 open seat)')", timeout=WAIT)
+    anne.wait_for_selector(
+        "#banner-main:has-text('Waiting for players (1 open seat)')", timeout=WAIT
+    )
     anne.wait_for_selector("#seats .seat-item[data-seat='1']:has-text('Bob')", timeout=WAIT)
     dot(anne, 1, "on")
     screenshot(cleo, "lobby-phone-open-table")
@@ -136,7 +143,9 @@ def test_three_players_find_and_fill_a_table_through_the_lobby(server: Server, b
         page.context.close()
 
 
-def test_a_player_closes_the_page_and_comes_back_from_the_lobby(server: Server, browser: Any) -> None:
+def test_a_player_closes_the_page_and_comes_back_from_the_lobby(
+    server: Server, browser: Any
+) -> None:
     anne = come_aboard(browser, server, "Anne")
     bob = come_aboard(browser, server, "Bob")
     table = create(anne, ["me", "open"])
@@ -252,7 +261,8 @@ def test_chat_between_two_players_and_a_spectator(server: Server, browser: Any) 
     sent = [m["text"] for m in server.get(f"/api/tables/{table}/chat")["messages"]]
     assert "spam 3" in sent and "spam 5" not in sent and "spam 6" not in sent
     assert anne.get_attribute("#chat-input", "maxlength") == "300"
-    anne.wait_for_selector("#watchers:has-text('1 watching')", timeout=WAIT)  # Cleo, not the players
+    # Cleo watches; the players do not count
+    anne.wait_for_selector("#watchers:has-text('1 watching')", timeout=WAIT)
     # the replay shows the chat, as text
     cleo.goto(f"{server.url}/replay/{table}")
     line(cleo, "Ahoy Anne")
@@ -268,13 +278,28 @@ def test_the_lobby_at_a_laptops_and_a_phones_size(server: Server, browser: Any) 
     anne = come_aboard(browser, server, "Anne")
     status, zoe = server.post("/api/players", {"name": "Zoe"})
     assert status == 201, zoe
-    seats: list[dict[str, Any]] = [{"kind": "me"}, {"kind": "open"}, {"kind": "bot", "bot": "greedy", "name": "Mary Read"}]
-    status, d = server.post("/api/tables", {"players": 3, "seats": seats, "seconds_per_decision": 60}, key=zoe["key"])
+    seats: list[dict[str, Any]] = [
+        {"kind": "me"},
+        {"kind": "open"},
+        {"kind": "bot", "bot": "greedy", "name": "Mary Read"},
+    ]
+    status, d = server.post(
+        "/api/tables", {"players": 3, "seats": seats, "seconds_per_decision": 60}, key=zoe["key"]
+    )
     assert status == 201, d
-    server.table([("Kim", None), ("Lou", "greedy"), ("Ned", "random"), ("Oda", "greedy")], ghost_ship=True)
+    server.table(
+        [("Kim", None), ("Lou", "greedy"), ("Ned", "random"), ("Oda", "greedy")], ghost_ship=True
+    )
     done = server.table([("Bot A", "greedy"), ("Bot B", "random")])
     key = anne.evaluate("JSON.parse(localStorage.getItem('jamaica.player')).key")
-    status, d = server.post("/api/tables", {"players": 2, "seats": [{"kind": "me"}, {"kind": "bot", "bot": "greedy", "name": "Edward Teach"}]}, key=key)
+    status, d = server.post(
+        "/api/tables",
+        {
+            "players": 2,
+            "seats": [{"kind": "me"}, {"kind": "bot", "bot": "greedy", "name": "Edward Teach"}],
+        },
+        key=key,
+    )
     assert status == 201, d
     create(anne, ["me", "open"])
     anne.goto(server.url + "/")
@@ -303,16 +328,20 @@ def test_the_creator_starts_early_with_bots_and_an_invited_player_keeps_the_seat
     anne.click("#create-button")
     link = anne.locator(".seat-link")
     link.wait_for(timeout=WAIT)
-    assert link.count() == 1 and "token=" in link.get_attribute("href")
-    table = re.search(r"/table/([^/#?]+)", link.get_attribute("href")).group(1)
+    assert link.count() == 1
+    href = str(link.get_attribute("href"))
+    assert "token=" in href
+    table = href.split("/table/", 1)[1].split("#", 1)[0]
     # Bob opens his private link: the seat becomes his (in his lobby), the secret leaves the address
-    bob.goto(link.get_attribute("href"))
+    bob.goto(href)
     bob.wait_for_selector("#whoami:has-text('You are Bob')", timeout=WAIT)
     bob.wait_for_url(re.compile(rf"/table/{table}$"), timeout=WAIT)
     bob.goto(server.url + "/")
     bob.locator(f"#my-tables .tcard[data-table='{table}'] a.go").click(timeout=WAIT)
     bob.wait_for_selector("#whoami:has-text('You are Bob')", timeout=WAIT)
-    bob.wait_for_selector("#banner-main:has-text('Waiting for players (1 open seat)')", timeout=WAIT)
+    bob.wait_for_selector(
+        "#banner-main:has-text('Waiting for players (1 open seat)')", timeout=WAIT
+    )
     # nobody takes the open seat: Anne starts with a bot from her lobby
     anne.goto(server.url + "/")
     mine = anne.locator(f"#my-tables .tcard[data-table='{table}']")
@@ -341,8 +370,8 @@ def test_a_rematch_starts_with_both_players_seated(server: Server, browser: Any)
         assert time.monotonic() < end, "the game did not finish"
         if not took_back and anne.locator("#replaced:not([hidden])").count():
             assert "A bot is playing for you" in anne.inner_text("#replaced")
-            bob.wait_for_selector("#seats .seat-item[data-seat='0'] .seat-tag:has-text('bot plays')",
-                                  timeout=WAIT)  # fmt: skip
+            replaced = "#seats .seat-item[data-seat='0'] .seat-tag:has-text('bot plays')"
+            bob.wait_for_selector(replaced, timeout=WAIT)
             anne.click("#back")
             anne.wait_for_selector("#replaced", state="hidden", timeout=WAIT)
             took_back = True

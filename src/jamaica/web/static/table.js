@@ -335,7 +335,7 @@ function connect() {
       rematch.offered(msg.table, msg.by);
     } else if (msg.op === "update") {
       msg.received = Date.now();
-      if (typeof msg.replaced === "boolean") $("replaced").hidden = !msg.replaced || Boolean(msg.view && msg.view.game_over);
+      if (typeof msg.replaced === "boolean") replaced(msg.replaced && !(msg.view && msg.view.game_over));
       if (pending && pending.sent && (msg.turn !== pending.turn || (pending.early && msg.early_choice))) {
         pending = null;
       }
@@ -441,6 +441,13 @@ $("start-now").addEventListener("click", async () => {
   if (r.ok) $("start-now").hidden = true;
   else status(r.data.error);
 });
+
+/** A bot plays this seat (the clock ran out too often): say so, offer to take the seat back. */
+function replaced(yes) {
+  const box = $("replaced");
+  if (yes && box.hidden) announce("A bot is playing for you. Take your seat back to play again.");
+  box.hidden = !yes;
+}
 
 $("back").addEventListener("click", () => send({ op: "back" }));
 
