@@ -70,6 +70,7 @@ def _arrive(s: State, ship: int, dest: int, held: dict[int, int], finishes: bool
         "battle": bool(others) and dest != PORT_ROYAL and not finishes,
         "shortage": not finishes and cost > held.get(resource, 0),
         "finish": finishes,
+        "have": held.get(resource, 0) if cost else None,  # what the ship would hold to pay
     }
 
 

@@ -1,11 +1,12 @@
 """The question in front of the player at the keyboard, as options that say what they lead to.
 
 The engine asks one small question at a time (`State.pending`); this module only words it for the
-terminal: each card's morning and evening with the dice ("☀ fwd 5 → 6 port 5 doubloons: you have 1
-— shortage"), each move's arrival ("→ battle with Mary Read"), and a payment as one question with
-every possible split, answered as the engine's sequence of one-token payments. Nothing here decides
-a rule: destinations come from the board tables, splits from playing the payments on copies.
-What it reads is the deciding player's own question and `State.view(player)`.
+terminal: each card's morning and evening with the dice, from the rules' preview (`rules.hints`:
+"☀ fwd 5 → 6 port 5 doubloons: you have 1 — shortage"), each move's arrival ("→ battle with Mary
+Read"), and a payment as one question with every possible split, answered as the engine's
+sequence of one-token payments. Nothing here decides a rule: previews come from `rules.hints`,
+destinations from the board tables, splits from playing the payments on copies. What it reads is
+the deciding player's own question and `State.view(player)`.
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ from rich.text import Text
 
 from ..rules import State
 from ..rules.actions import PAY
-from ..rules.data import BACKWARD, CARD_NAMES, CARDS, FORWARD, ICON_NAMES, RESOURCE_SHORT
+from ..rules.data import CARD_NAMES, CARDS, FORWARD, ICON_NAMES, RESOURCE_SHORT
 from ..rules.events import amount
+from ..rules.hints import card_preview
 from . import render
 
 M_GHOST, M_FALLBACK_2021 = 1, 2  # movement modes (rules.ops): these arrivals are not paid
@@ -49,7 +51,8 @@ def question(state: State, player: int, names: Sequence[str]) -> Question:
     prompt = render.coloured_names(d.prompt, names, ghosts)
     kind = d.kind
     if kind == "card":
-        cards = [_card(view, names, player, str(a).split()[1], a) for a in d.actions]
+        previews = {p["action"]: p for p in card_preview(state, player)}
+        cards = [_card(view, names, player, previews[str(a)], a) for a in d.actions]
         return Question(kind, prompt, tuple(cards), player)
     if kind == "move":
         return _move(state, view, names, prompt, d.actions)
@@ -99,55 +102,34 @@ def _firepower(view: Mapping[str, Any], side: int, powder: int) -> Text:
 
 
 # --- cards ---------------------------------------------------------------------------------------
-def _card(view: Mapping[str, Any], names: Sequence[str], me: int, card: str, action: int) -> Choice:
-    morning_icon, evening_icon = CARDS[CARD_NAMES.index(card)]
-    ship = view["ships"][me]
-    dice = view["dice"]
-    have = render.resources(ship)
+def _card(view: Mapping[str, Any], names: Sequence[str], me: int, preview: Mapping[str, Any],
+          action: int) -> Choice:  # fmt: skip
+    """A card's line from the rules' preview (`rules.hints.card_preview`): nothing is decided
+    here, only worded and coloured."""
+    card = preview["card"]
+    icons = CARDS[CARD_NAMES.index(card)]
     label = Text(card, style="bold")
     spaces: list[int] = []
-    # Each place the ship may be after the morning, with what it holds then.
-    places = [(ship["space"], ship["lap"], dict(have))]
-    for sym, icon, die in (("☀", morning_icon, dice["morning"]), ("☾", evening_icon,
-                                                                    dice["evening"])):  # fmt: skip
+    for sym, icon, step in zip(("☀", "☾"), icons, preview["steps"], strict=True):
         label.append(f"  {sym} ", "bold")
-        if icon in (FORWARD, BACKWARD):
-            forward = icon == FORWARD
-            label.append(f"{'fwd' if forward else 'back'} {die} → ")
-            after: list[tuple[int, int, dict[str, int]]] = []
-            parts: list[Text] = []
-            for space, lap, held in places:
-                if lap >= 1:
-                    parts.append(Text("finished: ignored", style="dim"))
-                    continue
-                if space < 0:
-                    parts.append(Text("from where the shortage leaves you", style="dim"))
-                    continue
-                where = {"space": space, "lap": lap}
-                for dest, crossed in render.destinations(where, die, forward):
-                    finishes = crossed and forward and lap == 0
-                    parts.append(render.arrival(view, names, me, dest, held, finishes=finishes))
-                    spaces.append(dest)
-                    new_lap = lap + (1 if forward else -1) if crossed else lap
-                    left = dict(held)
-                    if finishes:
-                        new_lap = 1
-                    elif render.short(held, dest):
-                        render.spend(left, dest)  # pays all it has…
-                        dest = -1  # …and falls back somewhere not known yet
-                    else:
-                        render.spend(left, dest)
-                    after.append((dest, new_lap, left))
-            for i, part in enumerate(_unique(parts)):
-                if i:
-                    label.append(" or ", "dim")
-                label.append_text(part)
-            places = after or places
-        else:
+        if step["what"] == "load":
             resource = ICON_RESOURCE[ICON_NAMES[icon]]
-            label.append(f"load {die} {resource}", render.RESOURCE_STYLE[resource])
-            for _, _, held in places:
-                held[resource] += die
+            label.append(f"load {step['die']} {resource}", render.RESOURCE_STYLE[resource])
+            continue
+        label.append(f"{'fwd' if icon == FORWARD else 'back'} {step['die']} → ")
+        parts: list[Text] = []
+        if step["finished"]:
+            parts.append(Text("finished: ignored", style="dim"))
+        for d in step["destinations"]:
+            have = {"food": d["have"] or 0, "gold": d["have"] or 0, "powder": 0}
+            parts.append(render.arrival(view, names, me, d["space"], have, finishes=d["finish"]))
+            spaces.append(d["space"])
+        if step["after_shortage"]:
+            parts.append(Text("from where the shortage leaves you", style="dim"))
+        for i, part in enumerate(_unique(parts)):
+            if i:
+                label.append(" or ", "dim")
+            label.append_text(part)
     return Choice(label, (action,), tuple(dict.fromkeys(spaces)))
 
 
