@@ -5,8 +5,10 @@ The learner (`jamaica.bots.learned.Policy`) plays whole games against bots (`ran
 opponent drawn per seat and game; its seat turns round. It samples its actions from the policy;
 after every batch of games each of its decisions is reinforced by the game's result (the "rank"
 reward of `jamaica.envs.vocabulary`: +1 first, −1 last) minus a running mean for that opponent, with
-a small entropy bonus, and Adam takes a step. The weights are saved at the end (and every
-checkpoint); the learning curve (win rate per opponent, per batch) can be drawn to a PNG.
+a small entropy bonus, the gradient is clipped and Adam takes a step. Policy gradient can
+collapse late in a run, so the weights kept are the best ones seen: those with the highest
+training win rate (a moving average over 25 batches, averaged over the opponents), saved whenever
+they improve; the learning curve (win rate per opponent, per batch) can be drawn to a PNG.
 """
 
 from __future__ import annotations
@@ -152,14 +154,17 @@ def train(
     edition: str = "2021",
     seed: int = 1,
     batch: int = 32,
-    lr: float = 3e-3,
+    lr: float = 2e-3,
     entropy: float = 0.01,
+    max_norm: float = 1.0,
     init: Policy | None = None,
     out: str | None = None,
-    checkpoint_minutes: float = 5.0,
+    window: int = 25,
     on_batch: Callable[[Point, int], None] | None = None,
 ) -> tuple[Policy, Curve]:
-    """Train for `minutes` of wall clock or `games` games, whichever ends first."""
+    """Train for `minutes` of wall clock or `games` games, whichever ends first; return the
+    best policy seen (see the module's docstring; the last one if the run is shorter than
+    `window` batches) and the learning curve."""
     for spec in opponents:
         if spec != SELF:
             make_bot(spec, 0)  # a bad spec fails now
@@ -171,7 +176,8 @@ def train(
     rng = random.Random(seed)
     baseline = dict.fromkeys(opponents, 0.0)
     curve = Curve()
-    start = last_save = time.perf_counter()
+    start = time.perf_counter()
+    best: tuple[float, list[np.ndarray]] | None = None
     played = 0
     while played < games and time.perf_counter() - start < minutes * 60:
         batch_games: list[_Game] = []
@@ -193,6 +199,9 @@ def train(
             batch_games.append(_Game(xs, rows, picks, returns(s, "rank")[seat], win, spec))
             played += 1
         grads = gradients(policy, batch_games, baseline, entropy)
+        norm = math.sqrt(sum(float((g * g).sum()) for g in grads))
+        if norm > max_norm:
+            grads = [g * (max_norm / norm) for g in grads]
         adam.step(grads)
         for spec in opponents:
             results = [g.result for g in batch_games if g.opponent == spec]
@@ -209,12 +218,29 @@ def train(
         curve.points.append(point)
         if on_batch is not None:
             on_batch(point, played)
-        if out is not None and time.perf_counter() - last_save > checkpoint_minutes * 60:
-            policy.save(out)
-            last_save = time.perf_counter()
+        score = _recent_score(curve, list(opponents), window)
+        if score is not None and (best is None or score > best[0]):
+            best = (score, [p.copy() for p in policy.params()])
+            if out is not None:
+                Policy(*best[1]).save(out)
+    kept = Policy(*best[1]) if best is not None else policy
     if out is not None:
-        policy.save(out)
-    return policy, curve
+        kept.save(out)
+    return kept, curve
+
+
+def _recent_score(curve: Curve, opponents: list[str], window: int) -> float | None:
+    """The mean over the opponents of the win rate in the last `window` batches (None before
+    `window` batches)."""
+    if len(curve.points) < window:
+        return None
+    recent = curve.points[-window:]
+    rates = []
+    for spec in opponents:
+        seen = [p.win_rate[spec] for p in recent if spec in p.win_rate]
+        if seen:
+            rates.append(sum(seen) / len(seen))
+    return sum(rates) / len(rates) if rates else None
 
 
 def smooth(values: Sequence[float], window: int) -> list[float]:

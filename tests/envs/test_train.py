@@ -133,3 +133,16 @@ def test_jamaica_train_writes_weights_and_a_learning_curve(tmp_path: Path) -> No
     assert main([*argv, "--plot", str(plot)]) == 0
     assert Policy.load(str(out)).w1.shape == (64, FEATURES)
     assert plot.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_training_keeps_the_best_weights_seen(tmp_path: Path) -> None:
+    """With a window of one batch, the weights kept are those after the batch with the best win
+    rate: the same as a run stopped right after that batch."""
+    out = tmp_path / "best.npz"
+    kept, curve = train(games=40, batch=8, opponents=["random"], seed=2, window=1, out=str(out))
+    rates = [p.win_rate["random"] for p in curve.points]
+    best = rates.index(max(rates))
+    assert best < len(rates) - 1  # the last batch is not the best one: keeping matters here
+    stopped, _ = train(games=8 * (best + 1), batch=8, opponents=["random"], seed=2, window=99)
+    assert all(np.array_equal(x, y) for x, y in zip(kept.params(), stopped.params(), strict=True))
+    assert np.allclose(Policy.load(str(out)).w2, kept.w2, atol=1e-2)
