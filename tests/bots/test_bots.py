@@ -7,7 +7,7 @@ import random
 import pytest
 
 from jamaica import CHANCE, Config, State, play_game
-from jamaica.bots import LEVELS, GreedyBot, ISMCTSBot, make_bot, parse_spec
+from jamaica.bots import BOTS, LEVELS, GreedyBot, ISMCTSBot, make_bot, parse_spec
 from jamaica.bots.ismcts import Node
 
 from ..rules.strategies import random_walk
@@ -104,7 +104,8 @@ def test_search_nodes_use_slots_and_the_budget_is_kept() -> None:
 
 
 def test_bot_specs() -> None:
-    assert LEVELS == ("random", "greedy", "ismcts", "learned")
+    assert LEVELS == ("easy", "medium", "hard")
+    assert BOTS == ("random", "greedy", "ismcts", "learned", "rules")
     assert parse_spec("ismcts:seconds=0.5:rollout=random") == (
         "ismcts",
         {"seconds": 0.5, "rollout": "random"},

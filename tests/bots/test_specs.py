@@ -8,7 +8,7 @@ import math
 import pytest
 
 from jamaica import Config, State, play_game
-from jamaica.bots import FALLBACK, LEVELS, make_bot, parse_spec, safe_spec
+from jamaica.bots import BOTS, FALLBACK, make_bot, parse_spec, safe_spec
 
 # (spec, words the error must contain: the option and what it allows)
 BAD = [
@@ -41,6 +41,9 @@ BAD = [
     ("greedy:samples=nan", ["samples", "an integer"]),
     ("greedy:depth=3", ["depth", "samples"]),
     ("random:seed=3", ["seed", "none"]),
+    ("hard:iterations=5000", ["iterations", "none"]),
+    ("easy:knowledge=expert", ["knowledge", "none"]),
+    ("ismcts:knowledge=genius", ["knowledge", "basic, expert"]),
     ("minimax", ["unknown bot", "random, greedy, ismcts"]),
     ("", ["unknown bot"]),
     ("human", ["unknown bot"]),
@@ -49,6 +52,12 @@ BAD = [
 ]
 
 GOOD = [
+    ("easy", ("easy", {})),
+    ("medium", ("medium", {})),
+    (" hard ", ("hard", {})),
+    ("rules:knowledge=expert", ("rules", {"knowledge": "expert"})),
+    ("greedy:knowledge=expert", ("greedy", {"knowledge": "expert"})),
+    ("ismcts:knowledge=expert", ("ismcts", {"knowledge": "expert"})),
     ("random", ("random", {})),
     ("greedy", ("greedy", {})),
     (" greedy ", ("greedy", {})),
@@ -101,7 +110,7 @@ def test_not_a_text_is_refused() -> None:
 
 
 def test_the_fallback_is_a_valid_bot() -> None:
-    assert FALLBACK in LEVELS and parse_spec(FALLBACK) == (FALLBACK, {})
+    assert FALLBACK in BOTS and parse_spec(FALLBACK) == (FALLBACK, {})
 
 
 @pytest.mark.parametrize(

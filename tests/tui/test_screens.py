@@ -70,6 +70,7 @@ async def test_the_setup_screen_fits_80x24_with_six_seats(tmp_path: Path) -> Non
         assert "Ghost Ship" in text and "as the rules say" in text
         assert "Set sail" in text and "Quit" in text  # the footer shows the keys
         kinds = [v for _, v in app.screen.query_one("#kind1", Select)._options]
+        assert {"easy", "medium", "hard"} <= set(kinds)  # the levels
         assert "ismcts:iterations=400" in kinds  # search bots by iterations…
         assert not any("seconds" in str(k) for k in kinds)  # …never by seconds
 

@@ -4,10 +4,11 @@ Every bot has `act(state, player) -> Action` (the `jamaica.Agent` interface) and
 the same seed and the same game give the same decisions. A bot never reads the true hidden
 cards: it works on `state.resample(player, rng)`, a world drawn from its player's view.
 
-A bot is named by a spec: a level, optionally with `:key=value` options
-(`"ismcts:seconds=0.5:rollout=greedy"`). `parse_spec` is the one place a spec is checked — known
-bots only, each option typed and bounded — and `make_bot` builds bots only through it, so no
-front end (the terminal, the game server, the lab) can start a bot that never finishes.
+A bot is named by a spec: one of the `LEVELS` offered to players (`easy`, `medium`, `hard`: fixed
+bots with iteration budgets, see `levels.py`), or a bot of `BOTS`, optionally with `:key=value`
+options (`"ismcts:seconds=0.5:rollout=greedy"`). `parse_spec` is the one place a spec is checked
+— known bots only, each option typed and bounded — and `make_bot` builds bots only through it, so
+no front end (the terminal, the game server, the lab) can start a bot that never finishes.
 """
 
 from __future__ import annotations
@@ -20,8 +21,9 @@ from ..rules import Agent
 from ..rules import RandomAgent as RandomBot
 from .greedy import GreedyBot
 from .ismcts import ISMCTSBot
+from .levels import LEVEL_SPECS, LEVELS, RulesBot
 
-LEVELS: Final = ("random", "greedy", "ismcts", "learned")
+BOTS: Final = ("random", "greedy", "ismcts", "learned", "rules")
 FALLBACK: Final = "greedy"  # the bot that decides when a seat's own bot cannot
 MAX_SPEC: Final = 200  # characters
 
@@ -59,14 +61,20 @@ class _Option:
 
 
 _OPTIONS: Final[dict[str, dict[str, _Option]]] = {
+    **{level: {} for level in LEVELS},
     "random": {},
-    "greedy": {"samples": _Option(int, 1, 64)},
+    "rules": {"knowledge": _Option(str, choices=("basic", "expert"))},
+    "greedy": {
+        "samples": _Option(int, 1, 64),
+        "knowledge": _Option(str, choices=("basic", "expert")),
+    },
     "ismcts": {
         "iterations": _Option(int, 1, 20_000),
         "seconds": _Option(float, 0.01, 10),
         "rollout": _Option(str, choices=("random", "greedy")),
         "rollout_rounds": _Option(int, 0, 5),
         "exploration": _Option(float, 0, 10),
+        "knowledge": _Option(str, choices=("basic", "expert")),
     },
     "learned": {},
 }
@@ -83,7 +91,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
         raise ValueError(f"a bot spec has at most {MAX_SPEC} characters")
     name, *parts = spec.strip().split(":")
     if name not in _OPTIONS:
-        raise ValueError(f"unknown bot {name!r}; bots are {', '.join(LEVELS)}")
+        raise ValueError(f"unknown bot {name!r}; bots are {', '.join(LEVELS + BOTS)}")
     known = _OPTIONS[name]
     options: dict[str, Any] = {}
     for part in parts:
@@ -112,8 +120,12 @@ def make_bot(spec: str, seed: int | None = None) -> Agent:
     """A bot from its spec: a level name, optionally with `:key=value` options (checked by
     `parse_spec`; a bad spec raises ValueError)."""
     name, options = parse_spec(spec)
+    if name in LEVEL_SPECS:
+        return make_bot(LEVEL_SPECS[name], seed)
     if name == "random":
         return RandomBot(seed)
+    if name == "rules":
+        return RulesBot(seed, **options)
     if name == "greedy":
         return GreedyBot(seed, **options)
     if name == "learned":
@@ -126,11 +138,14 @@ def make_bot(spec: str, seed: int | None = None) -> Agent:
 
 
 __all__ = [
+    "BOTS",
     "FALLBACK",
     "LEVELS",
+    "LEVEL_SPECS",
     "GreedyBot",
     "ISMCTSBot",
     "RandomBot",
+    "RulesBot",
     "make_bot",
     "parse_spec",
     "safe_spec",

@@ -6,10 +6,12 @@ policy, chance drawn at random), evaluates where that leaves it, and picks the b
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Final
 
 from ..rules import CHANCE, Action, State
 from ..rules.ops import T_GHOST, T_ROUND_END, T_TURN
+from . import expert
 from .heuristics import evaluate, quick
 
 # Questions that matter enough to look ahead; the rest are answered by the quick policy.
@@ -30,7 +32,13 @@ def _turn_end_marker(s: State, player: int) -> int:
     return -1
 
 
-def play_out_turn(s: State, player: int, rng: random.Random, limit: int = 500) -> None:
+def play_out_turn(
+    s: State,
+    player: int,
+    rng: random.Random,
+    limit: int = 500,
+    policy: Callable[[State, int, random.Random], Action] = quick,
+) -> None:
     """Answer questions with the quick policy until the turn is over (or the game)."""
     i = _turn_end_marker(s, player)
     if i < 0:
@@ -41,7 +49,7 @@ def play_out_turn(s: State, player: int, rng: random.Random, limit: int = 500) -
         if s.is_terminal() or len(stack) <= i or stack[i] is not marker:
             return
         who = s.current_player()
-        s.apply(s.sample_chance(rng) if who == CHANCE else quick(s, who, rng))
+        s.apply(s.sample_chance(rng) if who == CHANCE else policy(s, who, rng))
 
 
 class GreedyBot:
@@ -49,9 +57,14 @@ class GreedyBot:
 
     name = "greedy"
 
-    def __init__(self, seed: int | None = None, samples: int = 2) -> None:
+    def __init__(self, seed: int | None = None, samples: int = 2, knowledge: str = "basic") -> None:
+        if knowledge not in ("basic", "expert"):
+            raise ValueError(f"knowledge must be 'basic' or 'expert', not {knowledge!r}")
         self.rng = random.Random(seed)
         self.samples = samples
+        expert_ = knowledge == "expert"
+        self.quick = expert.quick if expert_ else quick
+        self.evaluate = expert.evaluate if expert_ else evaluate
 
     def act(self, state: State, player: int) -> Action:
         legal = state.legal_actions()
@@ -59,7 +72,7 @@ class GreedyBot:
             return legal[0]
         world = state.resample(player, self.rng)  # fair: the true hidden cards are never read
         if world.decision_kind() not in LOOKAHEAD_KINDS:
-            return quick(world, player, self.rng)
+            return self.quick(world, player, self.rng)
         return self.lookahead(world, player, legal)
 
     def lookahead(self, world: State, player: int, legal: list[Action]) -> Action:
@@ -69,8 +82,8 @@ class GreedyBot:
             for _ in range(self.samples):
                 w = world.clone(log=False)
                 w.apply(a)
-                play_out_turn(w, player, self.rng)
-                value += evaluate(w, player)
+                play_out_turn(w, player, self.rng, policy=self.quick)
+                value += self.evaluate(w, player)
             if value > best_value:
                 best, best_value = a, value
         return best

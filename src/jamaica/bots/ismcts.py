@@ -13,11 +13,23 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from typing import Final
 
 from ..rules import CHANCE, Action, State
+from . import expert, heuristics
 from .greedy import LOOKAHEAD_KINDS
-from .heuristics import evaluate, quick
+
+Policy = Callable[[State, int, random.Random], Action]
+Evaluation = Callable[[State, int], float]
+KNOWLEDGE: Final[dict[str, tuple[Policy, Evaluation]]] = {
+    "basic": (heuristics.quick, heuristics.evaluate),
+    "expert": (expert.quick, expert.evaluate),
+}
+# With the expert's knowledge the budget is spent where it matters: the whole budget on the card
+# and the dice order, a share of it on the smaller questions (a fork, gunpowder, spoils).
+FOCUS: Final = {"card": 1.0, "dice_order": 1.0, "move": 0.35, "attack": 0.25, "powder": 0.25,
+                "spoils": 0.25}  # fmt: skip
 
 REWARD_SCALE: Final = 6.0  # a score margin of this many points is worth about 0.73 of a win
 
@@ -36,7 +48,7 @@ class Node:
         self.children: dict[int, Node] = {}
 
 
-def rewards(s: State) -> list[float]:
+def rewards(s: State, evaluate: Evaluation = heuristics.evaluate) -> list[float]:
     """Per player, in [0, 1]: the score margin over the best rival, squashed; 1 for a sure win."""
     out = []
     for p in range(s.n):
@@ -58,9 +70,12 @@ class ISMCTSBot:
         rollout: str = "greedy",
         rollout_rounds: int = 1,
         exploration: float = 0.7,
+        knowledge: str = "basic",
     ) -> None:
         if rollout not in ("random", "greedy"):
             raise ValueError(f"rollout must be 'random' or 'greedy', not {rollout!r}")
+        if knowledge not in KNOWLEDGE:
+            raise ValueError(f"knowledge must be 'basic' or 'expert', not {knowledge!r}")
         if iterations < 1 or (seconds is not None and seconds <= 0):
             raise ValueError("the budget must be at least one iteration and a positive time")
         self.rng = random.Random(seed)
@@ -69,25 +84,33 @@ class ISMCTSBot:
         self.rollout = rollout
         self.rollout_rounds = rollout_rounds
         self.c = exploration
+        self.knowledge = knowledge
+        self.quick, self.evaluate = KNOWLEDGE[knowledge]
         self.last_iterations = 0
 
     def act(self, state: State, player: int) -> Action:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        if state.decision_kind() not in LOOKAHEAD_KINDS:
-            return quick(state.resample(player, self.rng), player, self.rng)
-        root = self.search(state, player)
+        kind = state.decision_kind()
+        if kind not in LOOKAHEAD_KINDS:
+            return self.quick(state.resample(player, self.rng), player, self.rng)
+        budget = self.iterations
+        if self.knowledge == "expert":
+            budget = max(16, round(budget * FOCUS[kind]))
+        root = self.search(state, player, budget)
         best = max(legal, key=lambda a: root.children[a].visits if a in root.children else -1)
         return best
 
-    def search(self, state: State, player: int) -> Node:
+    def search(self, state: State, player: int, iterations: int | None = None) -> Node:
+        """Search `iterations` iterations (default: the bot's budget), or the bot's seconds."""
         root = Node(player)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        budget = self.iterations if iterations is None else iterations
         n = 0
         while True:
             if deadline is None:
-                if n >= self.iterations:
+                if n >= budget:
                     break
             elif n and time.perf_counter() >= deadline:
                 break
@@ -133,7 +156,7 @@ class ISMCTSBot:
             path.append(node)
         if expanded and not world.is_terminal():
             self._rollout(world)
-        r = rewards(world)
+        r = rewards(world, self.evaluate)
         for nd in path[1:]:
             nd.visits += 1
             nd.reward += r[nd.mover]
@@ -154,6 +177,7 @@ class ISMCTSBot:
         rng = self.rng
         rounds_left = self.rollout_rounds
         smart = self.rollout == "greedy"
+        quick = self.quick
         while not world.is_terminal():
             who = world.current_player()
             if who == CHANCE:

@@ -34,6 +34,9 @@ from .widgets import Drawn, LogView
 # that a saved game resumed goes on exactly as it would have (`jamaica.session.reproducible`).
 KINDS: list[tuple[str, str]] = [
     ("human", "human"),
+    ("bot: easy", "easy"),
+    ("bot: medium", "medium"),
+    ("bot: hard", "hard"),
     ("bot: random (easiest)", "random"),
     ("bot: greedy", "greedy"),
     ("bot: search, 400 iterations", "ismcts:iterations=400"),

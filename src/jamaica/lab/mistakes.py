@@ -1,0 +1,282 @@
+"""Plain mistakes in a played game, found by replaying its record (issue 15).
+
+A check that does not trust any bot's judgement, only the rules:
+
+- **avoidable shortages**: a turn of the player that had a shortage although a card in their hand
+  (when they chose their card), played with the round's dice, had a plan without any shortage —
+  from the holds they had just before their turn began, battles left aside;
+- **weak Ghost Ship attacks**: the player's own move ended on the Ghost Ship's space and it
+  fought it with less than an even chance, even spending all of its gunpowder (the Ghost Ship
+  rolls with Lady Beth's +2).
+
+`python -m jamaica.lab.mistakes --bot hard --against greedy --games 100 --seed 15` plays games
+(seats rotated) and counts them for the watched bot; it prints its win rate too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, fields
+
+from ..rules import Config, State, new_game
+from ..rules.actions import PLAY
+from ..rules.board import MOVES_BACKWARD, MOVES_FORWARD_BEHIND, MOVES_FORWARD_RACE
+from ..rules.data import (
+    BACKWARD,
+    CARDS,
+    COMBAT_FACES,
+    FOOD,
+    FORWARD,
+    GOLD,
+    GUNPOWDER,
+    LADY_BETH,
+    PORT,
+    PORT_ROYAL,
+    SABRE,
+    SEA,
+    SLOTS,
+    SPACE_COST,
+    SPACE_TYPE,
+    STAR,
+)
+from ..rules.events import (
+    E_BATTLE,
+    E_DUMP,
+    E_FALLBACK,
+    E_GAME_END,
+    E_LOAD,
+    E_MOVE,
+    E_REVEAL,
+    E_ROUND,
+    E_SHORTAGE,
+)
+
+EVEN: float = 0.5  # an attack on the Ghost Ship with less than this chance is a mistake
+
+
+@dataclass
+class Mistakes:
+    """What one player did in one game (or a sum over games)."""
+
+    turns: int = 0
+    shortage_turns: int = 0  # turns with at least one shortage of this player
+    avoidable_shortages: int = 0  # ... that a card in hand would have avoided
+    ghost_attacks: int = 0  # battles this player started against the Ghost Ship by its own move
+    weak_ghost_attacks: int = 0  # ... with less than an even chance
+
+    def __add__(self, other: Mistakes) -> Mistakes:
+        return Mistakes(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))
+
+    @property
+    def total(self) -> int:
+        return self.avoidable_shortages + self.weak_ghost_attacks
+
+
+def _held(s: State, ship: int, kind: int) -> int:
+    base = ship * SLOTS
+    return sum(s.hn[i] for i in range(base, base + SLOTS) if s.ht[i] == kind)
+
+
+def _ends(space: int, lap: int, die: int, forward: bool) -> list[tuple[int, int]]:
+    if not forward:
+        table = MOVES_BACKWARD
+    else:
+        table = MOVES_FORWARD_RACE if lap == 0 else MOVES_FORWARD_BEHIND
+    out = []
+    for dest, crossed in table[space][die]:
+        new_lap = lap + (0 if not crossed else 1 if forward else -1)
+        out.append((dest, new_lap))
+    return out
+
+
+def shortage_free(s: State, player: int, card: int, morning: int, evening: int) -> bool:
+    """Whether `card`, played now by `player` with these dice, has a plan (branches chosen) that
+    never runs short, battles left aside (RULES §5–§7)."""
+    start = (s.pos[player], s.lap[player], _held(s, player, FOOD), _held(s, player, GOLD))
+    plans = [start]
+    for icon, die in zip(CARDS[card], (morning, evening), strict=True):
+        after = []
+        for space, lap, food, gold in plans:
+            if lap >= 1:  # finished: the rest is ignored
+                after.append((space, lap, food, gold))
+            elif icon == FORWARD or icon == BACKWARD:
+                for dest, new_lap in _ends(space, lap, die, icon == FORWARD):
+                    kind, cost = SPACE_TYPE[dest], SPACE_COST[dest]
+                    if dest == PORT_ROYAL or new_lap >= 1:
+                        after.append((dest, new_lap, food, gold))
+                    elif kind == SEA and food >= cost:
+                        after.append((dest, new_lap, food - cost, gold))
+                    elif kind == PORT and gold >= cost:
+                        after.append((dest, new_lap, food, gold - cost))
+                    elif kind != SEA and kind != PORT:
+                        after.append((dest, new_lap, food, gold))
+            else:
+                food_gain = die if icon == FOOD else 0
+                gold_gain = die if icon == GOLD else 0
+                after.append((space, lap, food + food_gain, gold + gold_gain))
+        plans = after
+    return bool(plans)
+
+
+def ghost_odds(s: State, player: int, powder: int | None = None) -> float:
+    """P(`player` beats the Ghost Ship attacking it now with all its gunpowder (`powder`, if not
+    what its holds show)): the star wins, the Ghost Ship rolls with Lady Beth's +2, a tie counts
+    half, the Sabre rerolls a losing die once."""
+    have = _held(s, player, GUNPOWDER) if powder is None else powder
+    mine = have + (2 if s.pw[LADY_BETH] == player else 0)
+    theirs = 2 if s.pw[LADY_BETH] == s.gh else 0
+
+    def outcome(a: int, d: int) -> float:
+        if a == STAR:
+            return 1.0
+        if d == STAR:
+            return 0.0
+        x, y = a + mine, d + theirs
+        return 1.0 if x > y else 0.0 if x < y else 0.5
+
+    total = 0.0
+    for a in COMBAT_FACES:
+        for d in COMBAT_FACES:
+            won = outcome(a, d)
+            if s.pw[SABRE] == player and won < 1.0:
+                won = max(won, sum(outcome(a, x) for x in COMBAT_FACES) / 6)
+            total += won
+    return total / 36
+
+
+def check_game(config: Config, actions: Sequence[int], player: int) -> Mistakes:
+    """Replay a game (its config and every action of its record) and count `player`'s mistakes."""
+    return check(new_game(config, log=True), actions, player)
+
+
+def check(start: State, actions: Sequence[int], player: int) -> Mistakes:
+    """Play `actions` on from `start` (left unchanged) and count `player`'s mistakes."""
+    s = start.clone(log=True)
+    out = Mistakes()
+    hand = 0  # the hand `player` chose their card from this round
+    at_turn: State | None = None  # the state as `player`'s turn began
+    short = False
+
+    def turn_over() -> None:
+        nonlocal at_turn, short
+        if at_turn is None:
+            return
+        out.turns += 1
+        if short:
+            out.shortage_turns += 1
+            m, e = at_turn.morning, at_turn.evening
+            cards = [c for c in range(11) if hand >> c & 1]
+            if any(shortage_free(at_turn, player, c, m, e) for c in cards):
+                out.avoidable_shortages += 1
+        at_turn, short = None, False
+
+    own_move = False  # the player's last movement was its own move (not a shortage's fall-back)
+    for a in actions:
+        if s.current_player() == player and s.decision_kind() == "card":
+            hand = s.hand[player] | (1 << (a - PLAY))
+        before = s.clone(log=False)  # the player's holds as their turn begins, if it does now
+        powder = _held(before, player, GUNPOWDER)  # followed through this step's events
+        seen = len(s.events or [])
+        s.apply(a)
+        for e in (s.events or [])[seen:]:
+            code = e[1]
+            if code == E_REVEAL or code == E_ROUND or code == E_GAME_END:
+                turn_over()
+                if code == E_REVEAL and e[2] == player:
+                    at_turn = before
+            elif e[2] != player:
+                continue
+            elif code == E_SHORTAGE and at_turn is not None:
+                short = True
+            elif code == E_MOVE or code == E_FALLBACK:
+                own_move = code == E_MOVE
+            elif code == E_LOAD and e[3] == GUNPOWDER:
+                powder += e[4]
+            elif code == E_DUMP and e[3] == GUNPOWDER:
+                powder -= e[4]
+            elif code == E_BATTLE and own_move and e[3] == s.gh:
+                out.ghost_attacks += 1
+                out.weak_ghost_attacks += int(ghost_odds(before, player, powder) < EVEN)
+    turn_over()
+    return out
+
+
+def check_state(s: State, player: int) -> Mistakes:
+    """`check_game` on a played game's state (its history)."""
+    return check_game(s.cfg, s.history, player)
+
+
+# --- playing games and counting -----------------------------------------------------------------
+Job = tuple[int, Config, tuple[str, ...], str]
+
+
+def play_and_check(job: Job) -> tuple[float, Mistakes]:
+    """Play one game (chance and bots seeded from `seed`); the win share of the seats played by
+    `watched`, and their mistakes."""
+    from ..bots import make_bot
+    from ..rules import play_game
+
+    seed, config, bots, watched = job
+    agents = [make_bot(spec, seed * 10 + seat) for seat, spec in enumerate(bots)]
+    record = play_game(config, agents, seed)
+    share = 0.0
+    found = Mistakes()
+    for seat, spec in enumerate(bots):
+        if spec == watched:
+            share += 1.0 / len(record.winners) if seat in record.winners else 0.0
+            found = found + check_game(config, record.actions, seat)
+    return share, found
+
+
+def _run(jobs: Sequence[Job], workers: int) -> Iterator[tuple[float, Mistakes]]:
+    if workers <= 1:
+        yield from map(play_and_check, jobs)
+        return
+    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        yield from pool.imap_unordered(play_and_check, jobs, chunksize=1)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from ..bots import parse_spec
+    from .runner import game_seed
+    from .stats import wilson
+
+    p = argparse.ArgumentParser(prog="python -m jamaica.lab.mistakes", description=__doc__)
+    p.add_argument("--bot", default="hard", help="the watched bot (one seat, rotating)")
+    p.add_argument("--against", default="greedy", help="the bot in every other seat")
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--seed", type=int, default=15)
+    p.add_argument("--workers", type=int, default=1)
+    ns = p.parse_args(argv)
+    parse_spec(ns.bot)
+    parse_spec(ns.against)
+    if ns.bot == ns.against:
+        p.error("--bot and --against must differ")
+    n = ns.players
+    config = Config(n)
+    jobs: list[Job] = []
+    for g in range(ns.games):
+        seats = tuple(ns.bot if i == g % n else ns.against for i in range(n))
+        jobs.append((game_seed(ns.seed, g), config, seats, ns.bot))
+    wins = 0.0
+    total = Mistakes()
+    for done, (share, found) in enumerate(_run(jobs, ns.workers), 1):
+        wins += share
+        total = total + found
+        if done % 10 == 0 or done == ns.games:
+            print(f"{done}/{ns.games} games: {ns.bot} won {wins:g}; {total}", flush=True)
+    lo, hi = wilson(wins, ns.games)
+    print(f"{ns.bot} vs {n - 1} x {ns.against}, {ns.games} games, seed {ns.seed}: "
+          f"won {wins:g} ({wins / ns.games:.1%}, 95% CI {lo:.1%}–{hi:.1%})")  # fmt: skip
+    print(f"mistakes of {ns.bot}: {total.avoidable_shortages} avoidable shortages in "
+          f"{total.shortage_turns} turns with a shortage ({total.turns} turns); "
+          f"{total.weak_ghost_attacks} weak attacks on the Ghost Ship of "
+          f"{total.ghost_attacks}")  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,212 @@
+"""An outside yardstick (issue 15): one of our bots against OpenSpiel's own `ISMCTSBot` (random
+rollouts), heads-up, at an equal CPU budget per decision.
+
+The game is the registered OpenSpiel game (`pyspiel.load_game("python_jamaica", ...)`); OpenSpiel's
+bot plays on OpenSpiel states through the public API (`resample_from_infostate` for its worlds),
+ours on an engine state kept in step by applying the same action ids. Chance is drawn from the
+game's `chance_outcomes()` with a seeded `random.Random`; seats alternate game by game.
+
+Equal CPU: unless `--simulations` is given, OpenSpiel's budget is calibrated first — both bots
+answer the same sampled questions (every one with a choice), their mean CPU time per question is
+measured, and OpenSpiel's simulations are scaled to match ours. The match reports the CPU time
+each side actually used per question with a choice, so the equality can be checked.
+
+    python -m jamaica.lab.yardstick --bot hard --games 100 --seed 17 --workers 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import random
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+UCT_C = 2.0  # OpenSpiel's examples use 2 for ISMCTS with returns in [0, 1]
+
+
+def load_game(players: int = 2) -> Any:
+    import pyspiel
+
+    import jamaica.envs.openspiel  # noqa: F401  (registers python_jamaica)
+
+    return pyspiel.load_game("python_jamaica", {"players": players, "reward": "win"})
+
+
+def spiel_ismcts(game: Any, simulations: int, seed: int) -> Any:
+    """OpenSpiel's `ISMCTSBot` with one random rollout per simulation."""
+    import numpy as np
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    rs = np.random.RandomState(seed % 2**32)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs)
+    return ismcts.ISMCTSBot(
+        game,
+        evaluator,
+        UCT_C,
+        max_simulations=simulations,
+        random_state=rs,
+        allow_inconsistent_action_sets=True,  # other hands differ between worlds
+    )
+
+
+def _chance(state: Any, rng: random.Random) -> int:
+    outcomes = state.chance_outcomes()
+    x = rng.random()
+    for action, p in outcomes:
+        x -= p
+        if x < 0:
+            return int(action)
+    return int(outcomes[-1][0])
+
+
+@dataclass
+class GameOutcome:
+    share: float  # our bot's win share (a shared victory counts 1/k)
+    ours: list[float]  # CPU seconds per question with a choice, our bot
+    theirs: list[float]  # the same, OpenSpiel's bot
+    rounds: int
+
+
+Job = tuple[int, int, str, int]  # seed, our seat, our bot's spec, OpenSpiel's simulations
+
+
+def play(job: Job) -> GameOutcome:
+    """One heads-up game: our bot in `seat`, OpenSpiel's ISMCTS in the other."""
+    from ..bots import make_bot
+    from ..envs.openspiel import settings
+    from ..rules import new_game
+
+    seed, seat, spec, simulations = job
+    game = load_game(2)
+    config = settings(game)[0]
+    ours = make_bot(spec, seed * 10 + seat)
+    theirs = spiel_ismcts(game, simulations, seed * 10 + 1 - seat)
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    mirror = new_game(config, log=False)
+    times: tuple[list[float], list[float]] = ([], [])
+    while not state.is_terminal():
+        who = state.current_player()
+        if state.is_chance_node():
+            a = _chance(state, rng)
+        else:
+            choice = len(state.legal_actions()) > 1
+            t0 = time.process_time()
+            a = int(ours.act(mirror, who)) if who == seat else int(theirs.step(state))
+            if choice:
+                times[0 if who == seat else 1].append(time.process_time() - t0)
+        state.apply_action(a)
+        mirror.apply(a)
+    winners = mirror.winners()
+    share = 1.0 / len(winners) if seat in winners else 0.0
+    return GameOutcome(share, times[0], times[1], mirror.rnd)
+
+
+def decision_points(count: int, seed: int) -> list[list[int]]:
+    """Action histories leading to `count` questions with a choice, from greedy games."""
+    from ..bots import make_bot
+    from ..envs.openspiel import settings
+    from ..rules import CHANCE, new_game
+
+    config = settings(load_game(2))[0]
+    rng = random.Random(seed)
+    out: list[list[int]] = []
+    g = 0
+    while len(out) < count:
+        s = new_game(config, log=False)
+        bots = [make_bot("greedy", seed + g), make_bot("greedy", seed + g + 1)]
+        step = 0
+        while not s.is_terminal() and len(out) < count:
+            who = s.current_player()
+            if who != CHANCE and len(s.legal) > 1:
+                step += 1
+                if step % 9 == 0:
+                    out.append(list(s.history))
+            s.apply(s.sample_chance(rng) if who == CHANCE else bots[who].act(s, who))
+        g += 2
+    return out
+
+
+def calibrate(spec: str, points: int = 24, probe: int = 40, seed: int = 5) -> tuple[int, float]:
+    """OpenSpiel simulations that cost as much CPU per question as `spec`, and that cost."""
+    from ..bots import make_bot
+    from ..envs.openspiel import settings
+    from ..rules import new_game
+
+    game = load_game(2)
+    config = settings(game)[0]
+    histories = decision_points(points, seed)
+    ours = make_bot(spec, seed)
+    theirs = spiel_ismcts(game, probe, seed)
+    t_ours = t_theirs = 0.0
+    for h in histories:
+        s = new_game(config, log=False)
+        st = game.new_initial_state()
+        for a in h:
+            s.apply(a)
+            st.apply_action(a)
+        t0 = time.process_time()
+        ours.act(s, s.current_player())
+        t1 = time.process_time()
+        theirs.step(st)
+        t2 = time.process_time()
+        t_ours += t1 - t0
+        t_theirs += t2 - t1
+    per_question = t_ours / len(histories)
+    return max(1, round(probe * t_ours / t_theirs)), per_question
+
+
+def _run(jobs: Sequence[Job], workers: int) -> Iterator[GameOutcome]:
+    if workers <= 1:
+        yield from map(play, jobs)
+        return
+    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        yield from pool.imap_unordered(play, jobs, chunksize=1)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from ..bots import parse_spec
+    from .runner import game_seed
+    from .stats import wilson
+
+    p = argparse.ArgumentParser(prog="python -m jamaica.lab.yardstick", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    p.add_argument("--bot", default="hard", help="our bot (a spec)")
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--seed", type=int, default=17)
+    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--simulations", type=int, default=0,
+                   help="OpenSpiel's simulations per question (default: equal CPU)")  # fmt: skip
+    ns = p.parse_args(argv)
+    parse_spec(ns.bot)
+    sims = ns.simulations
+    if sims <= 0:
+        sims, per_question = calibrate(ns.bot, seed=ns.seed)
+        print(f"calibrated: {ns.bot} takes {per_question:.3f} s per question; OpenSpiel's "
+              f"ISMCTSBot gets {sims} simulations for the same CPU", flush=True)  # fmt: skip
+    jobs = [(game_seed(ns.seed, g), g % 2, ns.bot, sims) for g in range(ns.games)]
+    wins = 0.0
+    ours: list[float] = []
+    theirs: list[float] = []
+    for done, r in enumerate(_run(jobs, ns.workers), 1):
+        wins += r.share
+        ours += r.ours
+        theirs += r.theirs
+        if done % 10 == 0 or done == ns.games:
+            print(f"{done}/{ns.games} games: {ns.bot} won {wins:g}", flush=True)
+    lo, hi = wilson(wins, ns.games)
+    print(f"{ns.bot} vs OpenSpiel ISMCTSBot ({sims} simulations, random rollouts), heads-up, "
+          f"{ns.games} games, seed {ns.seed}: {ns.bot} won {wins:g} ({wins / ns.games:.1%}, "
+          f"95% CI {lo:.1%}–{hi:.1%})")  # fmt: skip
+    if ours and theirs:
+        print(f"CPU per question with a choice: {ns.bot} {sum(ours) / len(ours):.3f} s "
+              f"({len(ours)} questions), OpenSpiel {sum(theirs) / len(theirs):.3f} s "
+              f"({len(theirs)} questions)")  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

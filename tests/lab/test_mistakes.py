@@ -1,0 +1,96 @@
+"""The mistake check (issue 15) finds what it promises in constructed positions, and nothing in
+positions where there was no better choice."""
+
+from __future__ import annotations
+
+import random
+
+from jamaica import CHANCE, Config, State, play_game
+from jamaica.bots import make_bot
+from jamaica.lab.mistakes import Mistakes, check, check_state, ghost_odds, shortage_free
+from jamaica.rules.data import CARD_NAMES
+
+from ..rules.helpers import holds, place, round_, start
+
+QUIET = ("gun-gold", "gold-gold", "food-gun")
+
+
+def _finish_round(s: State, seed: int = 1) -> None:
+    """Play on (first legal answers, chance from a seeded draw) until the next round's dice."""
+    rng = random.Random(seed)
+    for _ in range(500):
+        if s.is_terminal() or (s.current_player() == CHANCE and s.decision_kind() == "roll_dice"):
+            return
+        who = s.current_player()
+        s.apply(s.sample_chance(rng) if who == CHANCE else s.legal_actions()[0])
+
+
+def _played(hand: tuple[str, ...], card: str, cargo: list[tuple[str, int]],
+            ghost_at: int | None = None) -> tuple[State, State]:  # fmt: skip
+    """Anne Bonny on Port Royal with `cargo` and `hand`, dice 1 (morning) and 2, plays `card`."""
+    s = start(Config(2), captain=0, hands=[hand, QUIET])
+    holds(s, 0, cargo)
+    if ghost_at is not None:
+        place(s, s.gh, ghost_at)
+    before = s.clone()
+    round_(s, (1, 2), 1, {0: card, 1: "gun-gold"})
+    _finish_round(s)
+    return before, s
+
+
+def test_a_shortage_a_card_in_hand_would_have_avoided_is_a_mistake() -> None:
+    # forward 1 then 2 from Port Royal: seas costing 2 and 3 food, with no food at all
+    before, after = _played(("fwd-fwd", "gold-gold", "gun-gold"), "fwd-fwd", [("gold", 3)])
+    found = check(before, after.history[len(before.history) :], 0)
+    assert found.turns == 1 and found.shortage_turns == 1
+    assert found.avoidable_shortages == 1 and found.total == 1
+
+
+def test_a_shortage_no_card_could_avoid_is_not_a_mistake() -> None:
+    before, after = _played(("fwd-fwd", "fwd-food", "food-fwd"), "fwd-fwd", [("gold", 3)])
+    found = check(before, after.history[len(before.history) :], 0)
+    assert found.shortage_turns == 1 and found.avoidable_shortages == 0
+
+
+def test_no_shortage_no_mistake() -> None:
+    before, after = _played(("fwd-fwd", "gold-gold", "gun-gold"), "gold-gold", [("gold", 3)])
+    assert check(before, after.history[len(before.history) :], 0) == Mistakes(turns=1)
+
+
+def test_which_cards_run_short() -> None:
+    s = start(Config(2), captain=0, hands=[QUIET, QUIET])
+    holds(s, 0, [("food", 2), ("gold", 3)])
+    # from Port Royal: 1 → space 1 (2 food), 1 + 2 → space 3 (2 more food): short
+    assert shortage_free(s, 0, CARD_NAMES.index("fwd-gun"), 1, 2)
+    assert not shortage_free(s, 0, CARD_NAMES.index("fwd-fwd"), 1, 2)
+    assert shortage_free(s, 0, CARD_NAMES.index("food-fwd"), 1, 2)  # load first, then sail
+
+
+def test_attacking_the_ghost_ship_with_no_gunpowder_is_a_mistake() -> None:
+    weak = ghost_odds_with([("food", 9)])
+    strong = ghost_odds_with([("food", 9), ("powder", 8)])
+    assert weak < 0.5 < strong
+    before, after = _played(("fwd-fwd", "gold-gold", "gun-gold"), "fwd-fwd", [("food", 9)], 1)
+    found = check(before, after.history[len(before.history) :], 0)
+    assert found.ghost_attacks == 1 and found.weak_ghost_attacks == 1
+    cargo = [("food", 9), ("powder", 8)]
+    before, after = _played(("fwd-fwd", "gold-gold", "gun-gold"), "fwd-fwd", cargo, 1)
+    found = check(before, after.history[len(before.history) :], 0)
+    assert found.ghost_attacks == 1 and found.weak_ghost_attacks == 0
+
+
+def ghost_odds_with(cargo: list[tuple[str, int]]) -> float:
+    s = start(Config(2), captain=0, hands=[QUIET, QUIET])
+    holds(s, 0, cargo)
+    return ghost_odds(s, 0)
+
+
+def test_a_whole_game_is_checked_for_every_turn() -> None:
+    final: list[State] = []
+    play_game(Config(2), [make_bot("greedy", 1), make_bot("random", 2)], seed=3, final_state=final)
+    s = final[0]
+    found = [check_state(s, p) for p in range(2)]
+    for f in found:
+        assert 10 <= f.turns <= s.rnd  # a turn a round (none after a finish's evening)
+        assert f.avoidable_shortages <= f.shortage_turns <= f.turns
+        assert f.weak_ghost_attacks <= f.ghost_attacks
