@@ -18,6 +18,8 @@ from jamaica.rules.data import NUM_SPACES
 from jamaica.session import GameSession, make_seats
 from jamaica.tui import choices, render
 
+from ..soak import soak
+
 
 def _styles(text: Text) -> set[str]:
     out = {str(text.style)} if text.style else set()
@@ -26,12 +28,24 @@ def _styles(text: Text) -> set[str]:
     return out
 
 
-def _panels(session: GameSession, viewer: int | None, width: int) -> list[Text]:
+Logged = dict[int | None, int]
+
+
+def _panels(
+    session: GameSession, viewer: int | None, width: int, logged: Logged | None = None
+) -> list[Text]:
+    """Every picture of the game now as `viewer` sees it. With `logged` (how many of each
+    viewer's log lines were drawn before), only the log lines since then, and the one before (a
+    line may hide the one before it): the whole log at every step is quadratic."""
     s = session.state
     names = [session.name(k) for k in range(s.ns)]
     view = s.view(viewer)
     events = s.events_for(viewer, names)
     played = render.played_order(events, s.ns)
+    since = 0
+    if logged is not None:
+        since = max(0, logged.get(viewer, 0) - 1)
+        logged[viewer] = len(events)
     out = [
         render.board_text(view, names, width, targets=(5, 6), chosen=(6,), active=0,
                           legend=True),
@@ -39,7 +53,7 @@ def _panels(session: GameSession, viewer: int | None, width: int) -> list[Text]:
         render.hand_panel(view, played[0], detail=True),
         render.battle_panel(view, names),
         render.status_line(view, names),
-        *render.log_lines(events, names, render.ghost_ships(view)),
+        *render.log_lines(events[since:], names, render.ghost_ships(view)),
     ]  # fmt: skip
     if s.is_terminal():
         out.append(render.ranking(view, names))
@@ -57,6 +71,10 @@ def _games() -> list[GameSession]:
     ]
 
 
+EVERY = soak(7, 1)  # the style check samples every 7th step, every battle and the end
+
+
+@pytest.mark.soak
 def test_every_style_of_every_picture_parses_in_rich_and_in_textual() -> None:
     """Colour names such as dodger_blue1 are Rich-only: Textual drops them silently."""
     for style in [*render.STYLES.values(), *render.PALETTE, render.GHOST]:
@@ -64,12 +82,13 @@ def test_every_style_of_every_picture_parses_in_rich_and_in_textual() -> None:
         TextualStyle.parse(style)
     seen: set[str] = set()
     for session in _games():
+        logged: Logged = {}  # every log line is drawn once, at the next sample
         while True:
             s = session.state
             step = len(s.history)
-            every = step % 7 == 0 or s.battle is not None or s.is_terminal()
+            every = step % EVERY == 0 or s.battle is not None or s.is_terminal()
             for viewer in (None, 0) if every else ():
-                for text in _panels(session, viewer, 44 if step % 2 else 64):
+                for text in _panels(session, viewer, 44 if step % 2 else 64, logged):
                     seen |= _styles(text)
                     Content.from_rich_text(text)  # what Textual draws
             if s.is_terminal():
