@@ -124,3 +124,22 @@ def test_the_question_is_in_the_vector() -> None:
             if kind in ("card", "dice_order"):
                 assert r is None and not v[layout["resolving.half"]].any()
     assert {"load", "pay", "powder"} <= seen
+
+
+def test_vectors_are_independent_of_the_encoders_caches() -> None:
+    """Blocks come from caches keyed by what they show: a vector is the caller's own (writing
+    to it changes no later vector), and a cold or warm cache gives the same values."""
+    from jamaica.envs import encoding
+
+    config = Config(players=4)
+    games = states(config, 5, every=7)
+    warm = [encode(s, 1) for s in games]
+    for v in warm:
+        v[:] = 7.0
+    for cached in (encoding._holds, encoding._face_down, encoding._player):
+        cached.cache_clear()
+    cold = [encode(s, 1) for s in games]
+    again = [encode(s, 1) for s in games]
+    for s, a, b in zip(games, cold, again, strict=True):
+        assert np.array_equal(a, b) and a is not b
+        assert np.array_equal(without_new_parts(a, config), encode_view(s.view(1), s.n, s.ns))

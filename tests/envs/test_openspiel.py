@@ -345,6 +345,21 @@ def test_clone_copies_the_core_once_and_shares_what_is_immutable() -> None:
     assert fresh._core is not other._core and other.move_number() == 0  # ...copied on change
 
 
+def test_observation_tensor_from_the_engine_equals_pyspiels_own_path() -> None:
+    """`state.observation_tensor` skips pyspiel's round trip through the observer; the values
+    are the same as pyspiel's path (what C++ callers read) and as the encoder's."""
+    game, state = _midgame(players=4)
+    me = state.current_player()
+    assert state.observation_tensor() == state.observation_tensor(me)
+    for p in range(4):
+        fast = state.observation_tensor(p)
+        assert isinstance(fast, list) and len(fast) == game.observation_tensor_size()
+        assert fast == pyspiel.State.observation_tensor(state, p)
+    for bad in (-1, 4):
+        with pytest.raises(pyspiel.SpielError):
+            state.observation_tensor(bad)
+
+
 def test_deepcopy_and_resampling_keep_history_and_move_number() -> None:
     import copy
 

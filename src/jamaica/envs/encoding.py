@@ -48,7 +48,7 @@ Beth, 6th hold); face-down cards / 9; known face-down cards per type / 2; for a 
 from __future__ import annotations
 
 from array import array
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Final
 
 import numpy as np
@@ -153,7 +153,82 @@ def _seats(n: int, k: int, me: int | None, relative: bool) -> tuple[int, ...]:
     return tuple((p - me) % n for p in range(n)) + tuple(range(n, k))
 
 
+# The encoder copies blocks into the vector (a slice assignment between arrays is a memory copy)
+# instead of writing value by value: a ship's course, holds, face-down cards and cards in play come
+# from small caches keyed by what they show, bit masks from tables. A key holds only what the
+# observer may see: the face-down cards with the observer (it sees the ones it knows), a hand by
+# its size. Each cache keeps its `_CACHE_SIZE` most recent blocks.
+_CACHE_SIZE: Final = 1 << 12
+
+
+def _floats(values: list[float]) -> array[float]:
+    return array("f", values)
+
+
+def _bits(width: int) -> tuple[array[float], ...]:
+    return tuple(_floats([float(m >> i & 1) for i in range(width)]) for m in range(1 << width))
+
+
+_BITS4: Final = _bits(NUM_POWERS)
+_BITS11: Final = _bits(NUM_CARDS)
+_CHOSEN: Final = tuple(_floats([float(i == c + 1) for i in range(NUM_CARDS + 1)])
+                       for c in range(-1, NUM_CARDS))  # fmt: skip
+
+
+@cache
+def _course(pos: int, lap: int) -> array[float]:
+    """A ship's space, lap and moves left (the block's first 54 values)."""
+    block = [0.0] * (NUM_SPACES + 4)
+    block[pos] = 1.0
+    block[NUM_SPACES + (0 if lap < 0 else 1 if lap == 0 else 2)] = 1.0
+    block[NUM_SPACES + 3] = moves_left(pos, lap) / 76
+    return _floats(block)
+
+
+@lru_cache(maxsize=_CACHE_SIZE)
+def _holds(key: tuple[int, ...]) -> array[float]:
+    """Hold slots from the types then the counts of the ship's usable holds (5 or 6)."""
+    h = len(key) // 2
+    block = [0.0] * (5 * SLOTS)
+    for i in range(h):
+        block[5 * i + key[i]] = 1.0
+        block[5 * i + 4] = key[h + i] / 12
+    return _floats(block)
+
+
+@lru_cache(maxsize=_CACHE_SIZE)
+def _face_down(cards: tuple[int, ...], knower: int) -> array[float]:
+    """The face-down count and the cards `knower` knows per type (-1: none, -2: all, at the end)."""
+    block = [0.0] * 11
+    block[0] = len(cards) / 9
+    if knower != -1:
+        for c in cards:
+            if knower == -2 or (c >> 6) >> knower & 1:
+                block[1 + (c & 15)] += 0.5
+    return _floats(block)
+
+
+@lru_cache(maxsize=_CACHE_SIZE)
+def _player(key: int) -> array[float]:
+    """Hand size, draw pile, discard pile and has-chosen from a player's key in `encode`."""
+    disc, rest = key & 2047, key >> 11
+    chosen, rest = rest & 1, rest >> 1
+    drawn, hand = rest % 16, rest // 16
+    return _floats([hand / 4, drawn / 11]) + _BITS11[disc] + _floats([float(chosen)])
+
+
+_HOLDS_AT: Final = SHIP_LAYOUT["holds"].start
+_POWERS_AT: Final = SHIP_LAYOUT["powers"].start
+_FACE_DOWN_AT: Final = SHIP_LAYOUT["face_down"].start
+_PLAYER_AT: Final = SHIP_LAYOUT["hand_size"].start
+
+
 _ZEROS: dict[int, bytes] = {}
+_LAIRS: dict[int, array[float]] = {}
+
+
+def _lairs(tokens: int) -> array[float]:
+    return _floats([float(tokens >> space & 1) for space in LAIR_SPACES])
 
 
 def encode(
@@ -173,7 +248,7 @@ def encode(
     zeros = _ZEROS.get(size)
     if zeros is None:
         zeros = _ZEROS[size] = bytes(4 * size)
-    v = array("f", zeros)  # plain item assignment is fast on an array
+    v = array("f", zeros)  # item and slice assignment are fast on an array
     seat = _seats(n, k, player, relative)
     me = player
     if me is not None:
@@ -222,53 +297,38 @@ def encode(
             v[o_half + r.half] = 1.0
             v[o_die] = r.die / 6
     tokens = s.tokens
-    for space, j in _LAIR_INDEX.items():
-        if tokens >> space & 1:
-            v[o_lairs + j] = 1.0
+    block = _LAIRS.get(tokens)
+    if block is None:
+        block = _LAIRS[tokens] = _lairs(tokens)
+    v[o_lairs : o_lairs + len(LAIR_SPACES)] = block
     v[o_game] = float(s.ending)
     v[o_game + 1] = float(over)
     pos, lap, ht, hn, pw, fd = s.pos, s.lap, s.ht, s.hn, s.pw, s.fd
     gh = s.gh
+    powers = [0] * k  # per ship: the bits of the powers it holds
+    for t in range(NUM_POWERS):
+        if pw[t] >= 0:
+            powers[pw[t]] |= 1 << t
+    knower = -2 if over else -1 if me is None else me  # who knows face-down cards (-2: all)
+    hand, drawp, disc, chosen = s.hand, s.drawp, s.disc, s.chosen
     for ship in range(k):
         i = o_ships + seat[ship] * SHIP_SIZE
-        v[i + pos[ship]] = 1.0
-        lp = lap[ship]
-        v[i + NUM_SPACES + (0 if lp < 0 else 1 if lp == 0 else 2)] = 1.0
-        j = i + NUM_SPACES + 3
-        v[j] = moves_left(pos[ship], lp) / 76
-        j += 1
+        v[i : i + _HOLDS_AT] = _course(pos[ship], lap[ship])
         base = ship * SLOTS
-        for h in range(SLOTS if pw[HOLD6] == ship else HOLDS):
-            v[j + 5 * h + ht[base + h]] = 1.0
-            v[j + 5 * h + 4] = hn[base + h] / 12
-        j += 30
-        for t in range(NUM_POWERS):
-            if pw[t] == ship:
-                v[j + t] = 1.0
-        j += 4
-        cards = fd[ship]
-        v[j] = len(cards) / 9
-        j += 1
-        if cards and (over or me is not None):
-            for c in cards:
-                if over or (c >> 6) >> me & 1:  # type: ignore[operator]
-                    v[j + (c & 15)] += 0.5
-        j += 10
+        top = base + (SLOTS if pw[HOLD6] == ship else HOLDS)
+        v[i + _HOLDS_AT : i + _POWERS_AT] = _holds((*ht[base:top], *hn[base:top]))
+        v[i + _POWERS_AT : i + _FACE_DOWN_AT] = _BITS4[powers[ship]]
+        down = fd[ship]
+        if down:
+            v[i + _FACE_DOWN_AT : i + _PLAYER_AT] = _face_down(down, knower)
         if ship != gh:
-            chosen = s.chosen[ship] >= 0
-            v[j] = (s.hand[ship].bit_count() + chosen) / 4
-            v[j + 1] = s.drawp[ship].bit_count() / 11
-            disc = s.disc[ship]
-            for c in range(NUM_CARDS):
-                if disc >> c & 1:
-                    v[j + 2 + c] = 1.0
-            v[j + 13] = float(chosen)
+            picked = chosen[ship] >= 0
+            cards = ((((hand[ship].bit_count() + picked) << 4 | drawp[ship].bit_count()) << 1
+                      | picked) << NUM_CARDS) | disc[ship]  # fmt: skip
+            v[i + _PLAYER_AT : i + SHIP_SIZE] = _player(cards)
     if me is not None:
-        hand = s.hand[me]
-        for c in range(NUM_CARDS):
-            if hand >> c & 1:
-                v[o_hand + c] = 1.0
-        v[o_chosen + s.chosen[me] + 1] = 1.0
+        v[o_hand : o_hand + NUM_CARDS] = _BITS11[hand[me]]
+        v[o_chosen : o_chosen + NUM_CARDS + 1] = _CHOSEN[chosen[me] + 1]
     else:
         v[o_chosen] = 1.0
     b = s.battle

@@ -31,7 +31,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ..rules import CHANCE, State, new_game
-from ..rules.actions import NUM_PLAYER_ACTIONS
+from ..rules.actions import ACTIONS, NUM_PLAYER_ACTIONS
 from . import vocabulary
 from .encoding import encode, observation_size
 from .seeding import EpisodeSeeds
@@ -118,11 +118,11 @@ class raw_env(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, Any]:
         p = self._index[agent]
         s = self.game
-        mask = np.zeros(NUM_PLAYER_ACTIONS, np.int8)
-        if not s.is_terminal() and s.current_player() == p:
-            mask[s.legal] = 1
-        obs = encode(s, p)
-        return {"observation": obs, "action_mask": mask}
+        mask = bytearray(NUM_PLAYER_ACTIONS)
+        if s.current_player() == p:  # never at the end (TERMINAL is no player)
+            for a in s.legal:
+                mask[a] = 1
+        return {"observation": encode(s, p), "action_mask": np.frombuffer(mask, np.int8)}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -131,7 +131,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
             return
         s = self.game
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        s.apply(int(action))  # type: ignore[arg-type]
+        i = int(action)  # type: ignore[arg-type]
+        s.apply(ACTIONS[i] if 0 <= i < NUM_PLAYER_ACTIONS else i)  # an Action: checked cheaply
         self._chance()
         if s.is_terminal():
             for a, r in zip(self.agents, self.final_rewards(), strict=True):

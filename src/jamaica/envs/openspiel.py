@@ -298,6 +298,18 @@ class JamaicaState(pyspiel.State):  # type: ignore[misc]
             for item in _seen(self._core, PUBLIC_BIT if player is None else player, 0, 0)[0]
         ]
 
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """The default observer's tensor (`encoding.encode`), a list as pyspiel returns it, for
+        `player` (default: the current player). Written straight from the engine: pyspiel's own
+        path calls the observer and copies the vector twice more. (C++ callers still take that
+        path, through `JamaicaObserver`, and read the same values.)"""
+        s = self._core.engine
+        who = s.current_player() if player is None else player
+        if not (isinstance(who, int) and 0 <= who < s.n):
+            raise pyspiel.SpielError(f"observation_tensor: player must be 0..{s.n - 1}, not {who}")
+        values: list[float] = encode(s, who).tolist()
+        return values
+
     def information_state_tensor(self, player: int | None = None) -> NoReturn:
         raise pyspiel.SpielError(_NO_INFO_STATE_TENSOR)
 

@@ -8,7 +8,7 @@ the card in play has been revealed, loads, payments and battles happen in the op
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from .battle import firepower
 from .ops import (
@@ -90,25 +90,29 @@ def resolving(s: State) -> Resolving | None:
     return None
 
 
+_NONE: Final = Question()
+
+
 def question(s: State) -> Question:
     """The pending question's parameters (see `Question`)."""
     q = s.q
     if q is None or q[1] < 0:
-        return Question()
+        return _NONE
     kind, _, ctx = q
-    if kind == K_LOAD or kind == K_PAY:
-        return Question(ship=ctx[0], resource=ctx[1], amount=ctx[2])
+    # Positional arguments, in the order of `Question`'s fields: this runs for every observation.
     if kind == K_MOVE:
-        return Question(ship=ctx[0], mode=ctx[1])
+        return Question(ctx[0], -1, -1, ctx[1])
+    if kind == K_LOAD or kind == K_PAY:
+        return Question(ctx[0], ctx[1], ctx[2])
     if kind == K_ATTACK:
-        return Question(ship=ctx[0])
+        return Question(ctx[0])
     if kind == K_POWDER or kind == K_SABRE:
         b = s.battle
         if b is None:
-            return Question()
+            return _NONE
         side = ctx[0]
         fp = (firepower(s, 0) if b[3] >= 0 else -1, firepower(s, 1) if b[5] >= 0 else -1)
-        return Question(ship=b[side], side=side, firepower=fp)
+        return Question(b[side], -1, -1, -1, side, fp)
     if kind == K_SPOILS:
-        return Question(ship=ctx[0], other=ctx[1])
-    return Question()
+        return Question(ctx[0], -1, -1, -1, -1, (-1, -1), ctx[1])
+    return _NONE
