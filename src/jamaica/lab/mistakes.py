@@ -4,7 +4,10 @@ A check that does not trust any bot's judgement, only the rules:
 
 - **avoidable shortages**: a turn of the player that had a shortage although a card in their hand
   (when they chose their card), played with the round's dice, had a plan without any shortage —
-  from the holds they had just before their turn began, battles left aside;
+  from the holds they had just before their turn began, battles left aside; it is **fruitless**
+  when the turn also left the ship no further along the race than it started (in the 2021
+  edition a shortage's fall-back is never paid, so running short can be a sound way forward; the
+  fruitless ones never are);
 - **weak Ghost Ship attacks**: the player's own move ended on the Ghost Ship's space and it
   fought it with less than an even chance, even spending all of its gunpowder (the Ghost Ship
   rolls with Lady Beth's +2).
@@ -22,7 +25,7 @@ from dataclasses import dataclass, fields
 
 from ..rules import Config, State, new_game
 from ..rules.actions import PLAY
-from ..rules.board import MOVES_BACKWARD, MOVES_FORWARD_BEHIND, MOVES_FORWARD_RACE
+from ..rules.board import MOVES_BACKWARD, MOVES_FORWARD_BEHIND, MOVES_FORWARD_RACE, moves_left
 from ..rules.data import (
     BACKWARD,
     CARDS,
@@ -63,6 +66,7 @@ class Mistakes:
     turns: int = 0
     shortage_turns: int = 0  # turns with at least one shortage of this player
     avoidable_shortages: int = 0  # ... that a card in hand would have avoided
+    fruitless_shortages: int = 0  # ... and that left the ship no further along than it started
     ghost_attacks: int = 0  # battles this player started against the Ghost Ship by its own move
     weak_ghost_attacks: int = 0  # ... with less than an even chance
 
@@ -71,7 +75,9 @@ class Mistakes:
 
     @property
     def total(self) -> int:
-        return self.avoidable_shortages + self.weak_ghost_attacks
+        """The plain mistakes: shortages that gained nothing and a card would have avoided, and
+        weak attacks on the Ghost Ship."""
+        return self.fruitless_shortages + self.weak_ghost_attacks
 
 
 def _held(s: State, ship: int, kind: int) -> int:
@@ -158,6 +164,7 @@ def check(start: State, actions: Sequence[int], player: int) -> Mistakes:
     hand = 0  # the hand `player` chose their card from this round
     at_turn: State | None = None  # the state as `player`'s turn began
     short = False
+    space, lap = 0, 0  # where the ship is, followed through the turn's moves
 
     def turn_over() -> None:
         nonlocal at_turn, short
@@ -170,6 +177,8 @@ def check(start: State, actions: Sequence[int], player: int) -> Mistakes:
             cards = [c for c in range(11) if hand >> c & 1]
             if any(shortage_free(at_turn, player, c, m, e) for c in cards):
                 out.avoidable_shortages += 1
+                if moves_left(space, lap) >= at_turn.moves_left(player):
+                    out.fruitless_shortages += 1
         at_turn, short = None, False
 
     own_move = False  # the player's last movement was its own move (not a shortage's fall-back)
@@ -186,12 +195,16 @@ def check(start: State, actions: Sequence[int], player: int) -> Mistakes:
                 turn_over()
                 if code == E_REVEAL and e[2] == player:
                     at_turn = before
+                    space, lap = before.pos[player], before.lap[player]
             elif e[2] != player:
                 continue
             elif code == E_SHORTAGE and at_turn is not None:
                 short = True
             elif code == E_MOVE or code == E_FALLBACK:
                 own_move = code == E_MOVE
+                space = e[4]
+                if code == E_MOVE and e[6]:  # crossed the start line
+                    lap += 1 if e[5] else -1
             elif code == E_LOAD and e[3] == GUNPOWDER:
                 powder += e[4]
             elif code == E_DUMP and e[3] == GUNPOWDER:
@@ -271,9 +284,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     lo, hi = wilson(wins, ns.games)
     print(f"{ns.bot} vs {n - 1} x {ns.against}, {ns.games} games, seed {ns.seed}: "
           f"won {wins:g} ({wins / ns.games:.1%}, 95% CI {lo:.1%}–{hi:.1%})")  # fmt: skip
-    print(f"mistakes of {ns.bot}: {total.avoidable_shortages} avoidable shortages in "
-          f"{total.shortage_turns} turns with a shortage ({total.turns} turns); "
-          f"{total.weak_ghost_attacks} weak attacks on the Ghost Ship of "
+    print(f"mistakes of {ns.bot}: {total.fruitless_shortages} fruitless avoidable shortages "
+          f"({total.avoidable_shortages} avoidable, {total.shortage_turns} turns with a shortage, "
+          f"{total.turns} turns); {total.weak_ghost_attacks} weak attacks on the Ghost Ship of "
           f"{total.ghost_attacks}")  # fmt: skip
     return 0
 
