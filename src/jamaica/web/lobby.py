@@ -127,6 +127,7 @@ class Lobby:
             line = table.summary()
             s = table.session.state
             line["seat"] = seat
+            line["creator"] = table.record.creator == player.id
             line["pending"] = seating.kind(table.record.seats[seat]) == "reserved"
             waiting = table.record.started and not s.is_terminal() and s.current_player() != CHANCE
             line["your_turn"] = waiting and seat in table.waiting_for()
@@ -139,7 +140,8 @@ class Lobby:
         for table_id, held in self.tables.archived_seats.items():
             if player.id in held:
                 line = {**self.tables.archived_summaries[table_id], "status": "archived"}
-                mine.append({**line, "seat": held[player.id], "pending": False, "your_turn": False})
+                mine.append({**line, "seat": held[player.id], "pending": False, "your_turn": False,
+                             "creator": False})
         stats = {
             "games": games,
             "wins": wins,

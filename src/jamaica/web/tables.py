@@ -234,6 +234,10 @@ class LiveTable:
                 return i
         return None
 
+    def watchers(self) -> int:
+        """Connections that watch (no seat)."""
+        return sum(c.seat is None for c in self.clients)
+
     def connected_seats(self) -> set[int]:
         return {c.seat for c in self.clients if c.seat is not None}
 
@@ -263,7 +267,7 @@ class LiveTable:
 
     def seats_message(self) -> dict[str, Any]:
         return {"op": "seats", "v": VERSION, "status": self.status(),
-                "seats": self.public_seats(), "watchers": len(self.clients)}  # fmt: skip
+                "seats": self.public_seats(), "watchers": self.watchers()}  # fmt: skip
 
     def _broadcast_seats(self) -> None:
         text = encode(self.seats_message())  # the same for everyone: nothing secret in it
@@ -861,7 +865,7 @@ class LiveTable:
             "open_seats": sum(x["kind"] == "open" for x in seats),
             "round": s.rnd,
             "finished": s.is_terminal(),
-            "watchers": len(self.clients),
+            "watchers": self.watchers(),
             "created": self.record.created,
             "rematch": self.record.rematch,
             "result": self.result(),
