@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 import pyspiel
+import pytest
 
 from jamaica import CHANCE, Config, State, new_game
 from jamaica.envs.jamaica_v0 import raw_env
@@ -44,6 +45,7 @@ from jamaica.rules.events import (
 from jamaica.rules.ops import PUBLIC_BIT
 
 from ..rules.strategies import ALL_CONFIGS
+from ..soak import soak
 from .worlds import (
     Classes,
     answer_audience,
@@ -55,10 +57,15 @@ from .worlds import (
 )
 
 GAMES = int(os.environ.get("JAMAICA_TWO_WORLDS_GAMES", "1"))  # per configuration
-# Every decision point is stepped on in both worlds; every 6th is also compared at rest (every
-# one with JAMAICA_TWO_WORLDS_EVERY=1), and every 60th with whole event logs and determinizations.
+# Every decision point is stepped on in both worlds (for the observers of `observers`); every 6th
+# is also compared at rest (every one with JAMAICA_TWO_WORLDS_EVERY=1), and every 60th with whole
+# event logs and determinizations.
 EVERY = int(os.environ.get("JAMAICA_TWO_WORLDS_EVERY", "6"))
 FULL_LOG_EVERY = 10
+# Which observers are checked at a decision point: by default the spectator, the player who
+# answers and one more player in turn (every player every n points), and every observer at the
+# points with whole event logs; every observer at every point with JAMAICA_SOAK=1.
+EVERY_OBSERVER = soak(False, True)
 PUBLIC_KINDS = {"dice_order", "move", "load", "pay", "attack", "powder", "sabre", "roll_dice",
                 "combat_die", "first_captain"}  # fmt: skip
 REVEALING = {E_REVEAL, E_POWER, E_FACE_DOWN_SEEN, E_STEAL_SEEN, E_GIVE_SEEN}
@@ -188,6 +195,14 @@ def converse(s: State, p: int | None, envs: Envs) -> None:
     STATS["converse checks"] += 1
 
 
+def observers(s: State, step: int, every: bool) -> list[int | None]:
+    """The spectator and the players checked at this decision point (see EVERY_OBSERVER)."""
+    if every:
+        return [None, *range(s.n)]
+    who = s.current_player()
+    return [None, *sorted({step % s.n} | ({who} if who >= 0 else set()))]
+
+
 def play(config: Config, seed: int) -> None:
     rng = random.Random(seed)
     envs = Envs(config)
@@ -202,7 +217,7 @@ def play(config: Config, seed: int) -> None:
         classes = check_classes(s)
         look = step % EVERY == 0
         full = step % (EVERY * FULL_LOG_EVERY) == 0
-        for p in [None, *range(s.n)]:
+        for p in observers(s, step, EVERY_OBSERVER or full):
             step_on(s, a, p, rng, classes)
             if p is not None and full:
                 check_knowledge(s, p)
@@ -218,6 +233,7 @@ def play(config: Config, seed: int) -> None:
     STATS["games"] += 1
 
 
+@pytest.mark.soak
 def test_two_worlds() -> None:
     """Every configuration; prints how much was compared (the README quotes it)."""
     STATS.clear()
@@ -227,3 +243,6 @@ def test_two_worlds() -> None:
     print("\ntwo worlds:", ", ".join(f"{v} {k}" for k, v in STATS.items()))
     assert STATS["games"] == len(ALL_CONFIGS) * GAMES
     assert STATS["decision points"] > 1000 and STATS["steps that showed a dealt value"] > 0
+    # every decision point is stepped on for at least the spectator and one player
+    stepped = STATS["steps mirrored"] + STATS["steps that showed a dealt value"]
+    assert stepped >= 2 * STATS["decision points"], STATS
