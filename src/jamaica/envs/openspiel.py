@@ -52,6 +52,7 @@ from ..rules.ops import KIND_NAMES, PUBLIC_BIT
 from ..rules.progress import question, resolving
 from ..rules.view import answer_seen_by, cards
 from . import vocabulary
+from .bounds import bound
 from .encoding import encode, observation_size
 
 _DEFAULTS = {"players": 4, "edition": "modern", "ghost_ship": "auto", "max_rounds": 100,
@@ -106,7 +107,7 @@ class JamaicaGame(pyspiel.Game):  # type: ignore[misc]
             min_utility=low,
             max_utility=high,
             utility_sum=None,
-            max_game_length=self.config.max_rounds * 600,
+            max_game_length=bound(self.config).max_game_length,  # derived in envs/bounds.py
         )
         super().__init__(_GAME_TYPE, info, params or {})
         self.size = observation_size(self.config)
