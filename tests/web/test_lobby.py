@@ -82,6 +82,10 @@ def test_find_a_table_in_the_lobby_take_an_open_seat_and_play(server: Server) ->
         with server.ws(t["id"]) as b:
             assert _hello_key(b, ben["key"])["seat"] == 1
             asked = _until_asked(a, b)
+            if asked["question"]["kind"] == "dice_order":  # Ben is the Captain
+                option = asked["question"]["options"][0]["action"]
+                send(b, op="act", action=option, turn=asked["turn"])
+                asked = _until_asked(a, b)
             assert asked["question"]["kind"] == "card"
     assert server.post(f"/api/tables/{t['id']}/sit", {"seat": 1}, ann["key"])[0] == 409
     assert server.get("/api/me", ann["key"])["tables"][0]["creator"] is True

@@ -29,8 +29,9 @@ from .outbox import Outbox
 from .players import Players
 from .protocol import MAX_MESSAGE, Act, Back, Chat, Hello, Ping, ProtocolError, error, parse
 from .security import SecurityHeaders, TooLarge, origin_allowed, read_body
+from .social import Client
 from .store import Store, StoreError, open_store
-from .tables import Client, LiveTable
+from .tables import LiveTable
 
 log = logging.getLogger("jamaica.web")
 STATIC = resources.files("jamaica.web") / "static"

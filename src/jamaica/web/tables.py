@@ -28,25 +28,19 @@ from ..rules.view import can_see
 from ..rules.view import cards as cards_of
 from ..session import GameSession, Seat, clean_name
 from . import seating
-from .chat import KEPT, MAX_PER_TABLE, ChatLimit, chat_op, clean_text
+from .chat import KEPT, chat_op
 from .committer import committer
 from .outbox import Outbox, encode
 from .players import Player
 from .protocol import VERSION, Act, Hello, ProtocolError
+from .social import TIMEOUT_BOT, Client, Social
 from .store import ActionRow, ChatRow, Store, TableRecord
 
 log = logging.getLogger("jamaica.web")
 
-TIMEOUT_BOT = "greedy"
 BOT_DEADLINE = 30.0  # seconds a bot may think before the fallback bot decides instead
 STORAGE_RETRY = 2.0  # seconds before a table retries a decision it could not store
 TIMEOUTS_BEFORE_BOT = 3  # times in a row a player runs out of time before a bot takes over
-
-
-def seat_grace() -> float:
-    """Seconds a seated player may be away (while another human is here) before a bot plays for
-    them (`JAMAICA_SEAT_GRACE`, default 120)."""
-    return float(os.environ.get("JAMAICA_SEAT_GRACE", 120))
 
 
 _SECURE = secrets.SystemRandom()  # live chance: nothing a player reads can predict it
@@ -77,20 +71,7 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-class Client:
-    """One connection: its seat (None: a spectator), its outbox, and how much of the log and
-    the notes it has been sent."""
-
-    def __init__(self, outbox: Outbox, seat: int | None, player: Player | None = None) -> None:
-        self.outbox = outbox
-        self.seat = seat
-        self.player = player
-        self.raw_sent = 0  # engine events already looked at for this client
-        self.notes_sent = 0
-        self.chat_limit = ChatLimit()
-
-
-class LiveTable:
+class LiveTable(Social):
     def __init__(self, record: TableRecord, store: Store) -> None:
         self.record = record
         self.store = store
@@ -227,20 +208,6 @@ class LiveTable:
             self._broadcast_seats()
             self._check_absence()
 
-    def seat_of(self, player: Player) -> int | None:
-        """The seat this player holds at this table (None: they watch)."""
-        for i, seat in enumerate(self.record.seats):
-            if seating.holder(seat) == player.id:
-                return i
-        return None
-
-    def watchers(self) -> int:
-        """Connections that watch (no seat)."""
-        return sum(c.seat is None for c in self.clients)
-
-    def connected_seats(self) -> set[int]:
-        return {c.seat for c in self.clients if c.seat is not None}
-
     def welcome(self, seat: int | None, player: Player | None = None) -> dict[str, Any]:
         return {
             "op": "welcome",
@@ -254,236 +221,6 @@ class LiveTable:
             "config": self.record.config,
             "seconds_per_decision": self.record.seconds_per_decision,
         }
-
-    # --- seats, presence and chat ---------------------------------------------------------------
-    def status(self) -> str:
-        if self.record.finished or self.session.state.is_terminal():
-            return "finished"
-        return "playing" if self.record.started else "waiting"
-
-    def public_seats(self) -> list[dict[str, Any]]:
-        here = self.connected_seats()
-        return [seating.public(seat, i in here) for i, seat in enumerate(self.record.seats)]
-
-    def seats_message(self) -> dict[str, Any]:
-        return {"op": "seats", "v": VERSION, "status": self.status(),
-                "seats": self.public_seats(), "watchers": self.watchers()}  # fmt: skip
-
-    def _broadcast_seats(self) -> None:
-        text = encode(self.seats_message())  # the same for everyone: nothing secret in it
-        for client in list(self.clients):
-            client.outbox.put(text)
-
-    async def _save_record(self) -> None:
-        try:
-            await asyncio.to_thread(self.store.update_table, self.record)
-        except Exception as e:
-            self._storage_failed(e)
-            raise ProtocolError(
-                "not_stored", "the server could not store that: try again"
-            ) from None
-
-    def _set_seat(self, i: int, **fields: Any) -> None:
-        self.record.seats[i] = {**self.record.seats[i], **fields}
-        seat = self.record.seats[i]
-        self.session.seats[i] = Seat(seat["name"], seating.bot_of(seat, TIMEOUT_BOT))
-        self.names[i] = seat["name"]
-
-    async def sit(self, player: Player, i: int) -> None:
-        """`player` takes open seat `i` (or the seat reserved for them); the game starts once no
-        seat waits for a player."""
-        async with self.lock:
-            seats = self.record.seats
-            if not 0 <= i < len(seats):
-                raise ProtocolError("bad_seat", f"seats are 0 to {len(seats) - 1}")
-            k = seating.kind(seats[i])
-            mine = k == "reserved" and seats[i].get("player") == player.id
-            if k != "open" and not mine:
-                raise ProtocolError("taken", "that seat is taken")
-            held = self.seat_of(player)
-            if held is not None:
-                raise ProtocolError("seated", f"you sit at seat {held + 1} of this table already")
-            before = dict(seats[i])
-            name = seating.unique_name(player.name, seats, i)
-            self._set_seat(i, kind="player", player=player.id, name=name)
-            if not any(seating.kind(x) in seating.WAITING for x in seats):
-                self.record.started = True
-            try:
-                await self._save_record()
-            except ProtocolError:
-                self._set_seat(i, **before)
-                self.record.started = False
-                raise
-            self.away_since[i] = time.time()
-            self._broadcast_seats()
-            self._broadcast()
-        self.kick()
-
-    async def start_now(self, player: Player, bot: str) -> None:
-        """The creator starts a waiting table: `bot` plays every seat still open or reserved."""
-        parse_spec(bot)
-        async with self.lock:
-            if self.record.creator != player.id:
-                raise ProtocolError("not_creator", "only the table's creator can start it early")
-            if self.record.started:
-                raise ProtocolError("started", "the game has started already")
-            before = [dict(x) for x in self.record.seats]
-            for i, seat in enumerate(self.record.seats):
-                if seating.kind(seat) in seating.WAITING:
-                    name = seating.unique_name(clean_name("", i), self.record.seats, i)
-                    self._set_seat(i, kind="bot", bot=bot, player=None, name=name)
-            self.record.started = True
-            try:
-                await self._save_record()
-            except ProtocolError:
-                for i, seat in enumerate(before):
-                    self._set_seat(i, **seat)
-                self.record.started = False
-                raise
-            self._broadcast_seats()
-            self._broadcast()
-        self.kick()
-
-    async def claim(self, player: Player, i: int, token: str) -> None:
-        """An invite seat opened with its token is bound to the player who opened it."""
-        async with self.lock:
-            self.check_seat(Hello(i, token))
-            held = self.seat_of(player)
-            if held is not None and held != i:
-                raise ProtocolError("seated", f"you sit at seat {held + 1} of this table already")
-            if self.record.seats[i].get("player") not in (None, player.id):
-                raise ProtocolError("taken", "another player holds that seat")
-            self._set_seat(i, player=player.id)
-            await self._save_record()
-
-    async def decline(self, player: Player) -> None:
-        """A player declines the rematch seat kept for them: it becomes open."""
-        async with self.lock:
-            for i, seat in enumerate(self.record.seats):
-                if seating.kind(seat) == "reserved" and seat.get("player") == player.id:
-                    self._set_seat(i, kind="open", player=None, name=seating.OPEN_NAME)
-                    await self._save_record()
-                    self._broadcast_seats()
-                    return
-            raise ProtocolError("no_seat", "no seat of this table is kept for you")
-
-    async def back(self, client: Client) -> None:
-        async with self.lock:
-            if client.seat is None or not self.record.seats[client.seat].get("replaced"):
-                raise ProtocolError("not_replaced", "nobody plays your seat but you")
-            await self._take_back(client.seat)
-            self._broadcast()
-        self.kick()
-
-    async def _replace(self, i: int, why: str) -> None:
-        """A bot plays seat i until its player comes back (told to everyone)."""
-        self._set_seat(i, replaced=True)
-        try:
-            await self._save_record()
-        except ProtocolError:
-            self._set_seat(i, replaced=False)
-            return
-        self.notes.append((self.session.state.all,
-                           f"{self.names[i]} {why}: the {TIMEOUT_BOT} bot plays for them until "
-                           "they come back."))  # fmt: skip
-        self._broadcast_seats()
-        self._arm_timer()
-
-    async def _take_back(self, i: int) -> None:
-        self._set_seat(i, replaced=False)
-        try:
-            await self._save_record()
-        except ProtocolError:
-            self._set_seat(i, replaced=True)
-            raise
-        self.timeouts.pop(i, None)
-        self.notes.append((self.session.state.all, f"{self.names[i]} is back."))
-        self._broadcast_seats()
-        self._arm_timer()
-
-    def _absent(self, now: float) -> list[tuple[int, float]]:
-        """Seated humans who are away while another human is here: (seat, when grace ends)."""
-        if not self.record.started or self.status() == "finished":
-            return []
-        here = self.connected_seats()
-        out = []
-        for i, seat in enumerate(self.record.seats):
-            if seating.kind(seat) == "bot" or seat.get("replaced") or i in here:
-                continue
-            others = any(j != i and seating.is_human(self.record.seats[j]) for j in here)
-            if others:
-                out.append((i, self.away_since.get(i, now) + seat_grace()))
-        return out
-
-    def _check_absence(self) -> None:
-        """Arm one timer for the first absent player's end of grace."""
-        if self._absence is not None:
-            self._absence.cancel()
-            self._absence = None
-        absent = self._absent(time.time())
-        if absent:
-            due = min(end for _, end in absent)
-            loop = asyncio.get_running_loop()
-            delay = max(0.0, due - time.time()) + 0.05
-            self._absence = loop.call_later(delay, lambda: loop.create_task(self._absence_due()))
-
-    async def _absence_due(self) -> None:
-        async with self.lock:
-            now = time.time()
-            for i, end in self._absent(now):
-                if end <= now:
-                    await self._replace(i, "has left")
-            self._broadcast()
-            self._check_absence()
-        self.kick()
-
-    async def say(self, client: Client, text: str) -> None:
-        """A chat line from a player or a spectator: checked, stored, then shown to everyone."""
-        line = clean_text(text)
-        if self.chat_seq >= MAX_PER_TABLE:
-            full = f"this table's chat is full ({MAX_PER_TABLE} messages)"
-            raise ProtocolError("chat_full", full)
-        client.chat_limit.check()
-        if client.seat is not None:
-            name = self.names[client.seat]
-        elif client.player is not None:
-            name = client.player.name
-        else:
-            name = "A spectator"
-        async with self.lock:
-            row = ChatRow(self.chat_seq, time.time(), client.seat, name, line)
-            try:
-                await asyncio.to_thread(self.store.add_chat, self.id, row)
-            except Exception as e:
-                self._storage_failed(e)
-                raise ProtocolError(
-                    "not_stored", "the server could not keep your message"
-                ) from None
-            self.chat_seq += 1
-            self.chat = [*self.chat[-(KEPT - 1) :], row]
-            text_out = encode(chat_op([row]))
-            for other in list(self.clients):
-                other.outbox.put(text_out)
-
-    def offer_rematch(self, new_id: str, by: str) -> None:
-        self.record.rematch = new_id
-        text = encode({"op": "rematch", "v": VERSION, "table": new_id, "by": by})
-        for client in list(self.clients):
-            client.outbox.put(text)
-
-    def result(self) -> list[dict[str, Any]] | None:
-        """Each player's final score and rank (1: a winner), once the game is over."""
-        s = self.session.state
-        if not s.is_terminal():
-            return None
-        totals = [sc.total for sc in s.scores()]
-        winners = set(s.winners())
-        out = []
-        for i, total in enumerate(totals[: s.n]):
-            ahead = sum(1 for j in range(s.n) if j != i and (j in winners or totals[j] > total))
-            rank = 1 if i in winners else 1 + ahead
-            out.append({"name": self.names[i], "score": total, "rank": rank})
-        return out
 
     # --- answers --------------------------------------------------------------------------------
     async def act(self, client: Client, act: Act) -> None:
