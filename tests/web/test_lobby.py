@@ -162,6 +162,10 @@ def test_presence_and_watchers(server: Server) -> None:
                 assert _line(server, t["id"])["watchers"] == 1
         gone = until(a, lambda m: m["op"] == "seats" and not m["seats"][1]["connected"])
         assert gone["watchers"] == 0
+        send(a, op="chat", text="hello")
+        heard = json.dumps(until(a, lambda m: m["op"] == "chat" and m["messages"]))
+        for secret in (ben["id"], ben["key"], ann["id"], ann["key"]):
+            assert secret not in json.dumps([first, both, m, gone]) and secret not in heard
         assert _line(server, t["id"])["seats"][1]["connected"] is False
 
 
