@@ -14,10 +14,11 @@ Player decisions, per round:
 - a battle asks at most `BATTLE_DECISIONS` = 7 questions: which ship to attack (only with two
   foes or more), gunpowder for each side (2), the Sabre for each side (2; once used it is gone
   for the battle), the spoils (1) and the hold they are loaded into (1);
-- payments: each `pay` question takes one token out of a hold (and the rest of the payment may
-  follow without a question), so they are bounded by the tokens the players can pay in the round: at most 6 per hold (a load is a die's value or a
-  stolen hold's contents), so 36 per ship at the start of the round, plus 6 per token load during
-  the round (the half-turns' loads and the spoils).
+- payments: each `pay` question takes one token out of a hold (the rest of the payment may
+  follow without a question), so they are bounded by the tokens the players can pay in the
+  round: at most 6 per hold (a load is a die's value or a stolen hold's contents), so 36 per
+  ship at the start of the round, plus 6 per load during the round (the half-turns' loads and
+  the spoils).
 
 Move chains: in the 2021 edition the fall-back move is never paid, so a chain has at most one
 fall-back and two battles (one at each arrival, at two different spaces: at most ships − 1).
