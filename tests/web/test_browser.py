@@ -4,17 +4,25 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from playwright.sync_api import Error as PlaywrightError
 
+from ..soak import soak
 from .server import Server
 
 INSTANT = "localStorage.setItem('jamaica.speed', '0')"  # the table page shows events at once
 
 
-def _play_until_over(pages: list[Any], limit: int = 2000) -> None:
-    """Click an option on whichever page is asked, until every page shows the score table."""
+ROUND_JS = "r => document.querySelector('#log').textContent.includes('Round ' + r)"
+
+
+def _play_until_over(pages: list[Any], limit: int = 2000, before_round: int | None = None) -> None:
+    """Click an option on whichever page is asked, until every page shows the score table (or,
+    with `before_round`, until the first page's log says that round begins)."""
     for _ in range(limit):
         if all(p.locator("#scores").count() for p in pages):
+            return
+        if before_round and pages[0].evaluate(ROUND_JS, before_round):
             return
         for i, page in enumerate(pages):
             q = page.locator("#question:not([hidden]) #options button:not([disabled])")
@@ -36,6 +44,12 @@ def _play_until_over(pages: list[Any], limit: int = 2000) -> None:
     raise AssertionError("the game did not finish in the browser")
 
 
+# The lobby's table is played until round LOBBY_ROUNDS begins (to the score table with
+# JAMAICA_SOAK=1); test_table_page plays a whole game by clicking in every run.
+LOBBY_ROUNDS = soak(4, None)
+
+
+@pytest.mark.soak
 def test_create_a_table_in_the_lobby_and_play_a_whole_game_by_clicking(
     server: Server, browser: Any
 ) -> None:
@@ -51,7 +65,10 @@ def test_create_a_table_in_the_lobby_and_play_a_whole_game_by_clicking(
     page.wait_for_selector("#board svg")
     assert page.locator("[id^=space-]").count() == 50
     assert "Captain <b>Kidd</b>" in page.inner_text("#ships")  # shown as text, not markup
-    _play_until_over([page])
+    _play_until_over([page], before_round=LOBBY_ROUNDS)
+    if LOBBY_ROUNDS is not None:
+        assert f"Round {LOBBY_ROUNDS}" in page.inner_text("#log")
+        return
     rows = page.locator("#scores tr")
     assert rows.count() == 5
     assert "Winner" in page.inner_text("#winner")
