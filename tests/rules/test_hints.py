@@ -14,6 +14,7 @@ from jamaica.rules.hints import card_preview, pay_plans
 from jamaica.rules.ops import K_PAY, K_PLAY
 from jamaica.rules.state import State
 
+from ..soak import soak
 from .helpers import holds, start
 
 Plans = list[dict[str, Any]]
@@ -34,9 +35,10 @@ def _sample_games(config: Config, games: int, seed: int) -> list[tuple[State, Pl
     return seen
 
 
+@pytest.mark.soak
 @pytest.mark.parametrize("players", [2, 3, 5])
 def test_every_pay_plan_finishes_exactly_its_payment(players: int) -> None:
-    seen = _sample_games(Config(players), games=30, seed=players)
+    seen = _sample_games(Config(players), games=soak(6, 30), seed=players)
     assert len(seen) > 20  # payments with a choice of holds do happen
     for s, plans in seen:
         assert plans, "a payment question always has at least one plan"
