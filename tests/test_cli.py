@@ -40,7 +40,7 @@ def test_demo_rejects_a_bad_configuration_without_a_traceback() -> None:
 
 
 def test_bench_prints_its_figures() -> None:
-    out = _run("bench", "--games", "20")
+    out = _run("bench", "--games", "5")
     assert out.returncode == 0, out.stderr
     for label in ("games/s", "decisions/s", "clone()", "view()", "greedy decisions/s",
                   "ISMCTS iterations/s", "PettingZoo steps/s", "OpenSpiel steps/s"):  # fmt: skip
