@@ -443,3 +443,87 @@ def _move(
         return max(_value(end, extra + more) for end, more in _half(s, p, at, *evening))
 
     return max(legal, key=value)
+
+
+# --- plain blunders, kept out of the search at its root ---------------------------------------
+def ghost_odds(s: State, me: int, powder: int) -> float:
+    """P(`me` beats the Ghost Ship attacking it with all `powder`; a tie counts half)."""
+    mine = powder + (2 if s.pw[LADY_BETH] == me else 0)
+    theirs = 2 if s.pw[LADY_BETH] == s.gh else 0
+    return win_chance(mine, theirs, s.pw[SABRE] == me, False)
+
+
+def _weak_ghost_attack(s: State, me: int, dest: int, powder: int) -> bool:
+    g = s.gh
+    return g >= 0 and dest != PORT_ROYAL and s.pos[g] == dest and ghost_odds(s, me, powder) < 0.5
+
+
+def _blunder_plan(s: State, me: int, card: int, morning: int, evening: int) -> bool:
+    """Whether every way to play `card` runs short and ends no further along the race, or
+    attacks the Ghost Ship with less than an even chance (other battles left aside)."""
+    start = ship_now(s, me)
+    start_left = moves_left(start[0], start[1])
+    plans: list[tuple[Ship, bool]] = [(start, False)]
+    for icon, die in zip(CARDS[card], (morning, evening), strict=True):
+        after: list[tuple[Ship, bool]] = []
+        for at, short in plans:
+            if at[1] >= 1:
+                after.append((at, short))
+            elif icon == FORWARD or icon == BACKWARD:
+                forward = icon == FORWARD
+                for dest, crossed in _options(at, die, forward):
+                    if _weak_ghost_attack(s, me, dest, at[4]):
+                        continue
+                    _, lap, food, gold, powder = at
+                    lap += 0 if not crossed else 1 if forward else -1
+                    kind, cost = SPACE_TYPE[dest], SPACE_COST[dest]
+                    if lap >= 1 or dest == PORT_ROYAL or (kind != SEA and kind != PORT):
+                        after.append(((dest, lap, food, gold, powder), short))
+                    elif kind == SEA and food >= cost:
+                        after.append(((dest, lap, food - cost, gold, powder), short))
+                    elif kind == PORT and gold >= cost:
+                        after.append(((dest, lap, food, gold - cost, powder), short))
+                    else:
+                        food, gold = (0, gold) if kind == SEA else (food, 0)
+                        fell = (dest, lap, food, gold, powder)
+                        if not s.classic:
+                            outcomes = SHORTAGE_2021[dest]
+                            fell = (max(outcomes, key=lambda o: (o[1], -o[0]))[0], *fell[1:])
+                        after.append((fell, True))
+            else:
+                after.append((_load(s, me, at, icon, die)[0], short))
+        plans = after
+    return not any(not short or moves_left(at[0], at[1]) < start_left for at, short in plans)
+
+
+def _falls_back(s: State, p: int, dest: int) -> bool:
+    """Whether moving to `dest` runs short and the likeliest fall-back is no further along."""
+    kind, cost = SPACE_TYPE[dest], SPACE_COST[dest]
+    if dest == PORT_ROYAL or (kind != SEA and kind != PORT) or s.classic:
+        return False
+    if holds_of(s, p, FOOD if kind == SEA else GOLD) >= cost:
+        return False
+    fell = max(SHORTAGE_2021[dest], key=lambda o: (o[1], -o[0]))[0]
+    return moves_left(fell, s.lap[p]) >= s.moves_left(p)
+
+
+def sound_actions(s: State, p: int) -> list[Action] | None:
+    """The answers to `p`'s question that are no plain blunder (see `_blunder_plan`), when the
+    blunders can be avoided; None when nothing is to be kept out."""
+    kind = s.decision_kind()
+    legal = s.legal
+    keep: list[Action] = []
+    if kind == "card":
+        keep = [a for a in legal if not _blunder_plan(s, p, a - PLAY, s.morning, s.evening)]
+    elif kind == "move":
+        assert s.q is not None
+        ship, mode, _ = s.q[2]
+        if ship != p or mode != 0:
+            return None
+        powder = holds_of(s, p, GUNPOWDER)
+        keep = [
+            a
+            for a in legal
+            if not _weak_ghost_attack(s, p, a - MOVE, powder) and not _falls_back(s, p, a - MOVE)
+        ]
+    return keep if keep and len(keep) < len(legal) else None

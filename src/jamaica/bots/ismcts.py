@@ -87,6 +87,7 @@ class ISMCTSBot:
         self.knowledge = knowledge
         self.quick, self.evaluate = KNOWLEDGE[knowledge]
         self.last_iterations = 0
+        self._root_legal: list[Action] | None = None  # the root's answers, blunders left out
 
     def act(self, state: State, player: int) -> Action:
         legal = state.legal_actions()
@@ -96,9 +97,14 @@ class ISMCTSBot:
         if kind not in LOOKAHEAD_KINDS:
             return self.quick(state.resample(player, self.rng), player, self.rng)
         budget = self.iterations
+        self._root_legal = None
         if self.knowledge == "expert":
             budget = max(16, round(budget * FOCUS[kind]))
+            self._root_legal = expert.sound_actions(state, player)  # public, or its own hand
+            if self._root_legal is not None and len(self._root_legal) == 1:
+                return self._root_legal[0]
         root = self.search(state, player, budget)
+        self._root_legal = None
         best = max(legal, key=lambda a: root.children[a].visits if a in root.children else -1)
         return best
 
@@ -127,6 +133,8 @@ class ISMCTSBot:
         while not world.is_terminal():
             who = world.current_player()
             legal = world.legal
+            if node is root and self._root_legal is not None:
+                legal = self._root_legal
             if who == CHANCE:
                 a = world.sample_chance(rng)
                 child = node.children.get(a)
