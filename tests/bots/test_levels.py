@@ -10,11 +10,12 @@ import pytest
 from jamaica import CHANCE, Config, State, play_game
 from jamaica.bots import LEVEL_SPECS, LEVELS, ISMCTSBot, make_bot, parse_spec, safe_spec
 from jamaica.bots import ismcts as ismcts_module
-from jamaica.bots.expert import plan_card
+from jamaica.bots.expert import plan_card, sound_actions
+from jamaica.rules.actions import MOVE
 from jamaica.rules.data import CARD_NAMES
 from jamaica.session import reproducible
 
-from ..rules.helpers import holds, start
+from ..rules.helpers import holds, place, round_, start
 from ..rules.strategies import random_walk
 
 
@@ -101,3 +102,28 @@ def test_the_expert_plans_a_card_whole() -> None:
     sail_twice = plan_card(s, 0, CARD_NAMES.index("fwd-fwd"), 1, 2)
     load_then_sail = plan_card(s, 0, CARD_NAMES.index("food-fwd"), 2, 1)
     assert load_then_sail > sail_twice
+
+
+def test_hard_keeps_plain_blunders_out_of_its_search() -> None:
+    """The Ghost Ship waits on space 1 and Anne Bonny has no gunpowder: a card that must sail onto
+    it in the morning is left out; so is the branch of a fork that ends on it."""
+    hands = [("fwd-fwd", "food-fwd", "fwd-gun"), ("gun-gold", "gold-gold", "food-gun")]
+    s = start(Config(2), captain=0, hands=hands)
+    holds(s, 0, [("food", 9), ("gold", 3)])
+    place(s, s.gh, 1)
+    s.apply("roll 1-2")
+    s.apply("morning 1")
+    assert s.decision_kind() == "card" and s.current_player() == 0
+    assert [str(a) for a in sound_actions(s, 0) or []] == ["play food-fwd"]
+    assert str(make_bot("hard", 1).act(s, 0)) == "play food-fwd"
+
+    s = start(Config(2), captain=0, hands=hands)
+    holds(s, 0, [("food", 9), ("gold", 9)])
+    place(s, 0, 6)  # fork 1: one step forward is space 7 or space 13
+    place(s, s.gh, 7)
+    round_(s, (1, 2), 1, {0: "fwd-gun", 1: "gun-gold"})
+    while s.current_player() != 0 or s.decision_kind() != "move":
+        s.apply(s.legal_actions()[0])
+    assert sorted(a - MOVE for a in s.legal_actions()) == [7, 13]
+    assert [a - MOVE for a in sound_actions(s, 0) or []] == [13]
+    assert make_bot("hard", 1).act(s, 0) - MOVE == 13
