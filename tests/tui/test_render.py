@@ -184,14 +184,17 @@ def test_the_status_line_says_round_captain_and_whose_turn() -> None:
         assert "_" not in render.TURN_WORDS[kind]
 
 
+@pytest.mark.soak
 def test_a_random_game_renders_at_every_width() -> None:
-    """Nothing breaks at any size: every picture wraps to a width without an error."""
+    """Nothing breaks at any size: every picture wraps to a width without an error (each log
+    line at the width of the next sample; the whole log at every sample with JAMAICA_SOAK=1)."""
     rng = random.Random(3)
     console = Console(width=200, file=None, color_system=None)
     session = GameSession(Config(4), make_seats(["random"] * 4), 11)
+    logged: Logged | None = soak({}, None)
     while not session.state.is_terminal():
         if rng.random() < 0.1:
             width = rng.randint(10, 160)
-            for text in _panels(session, rng.choice([None, 0, 1]), width):
+            for text in _panels(session, rng.choice([None, 0, 1]), width, logged):
                 text.wrap(console, width)
         session.step()
