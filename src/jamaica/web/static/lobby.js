@@ -9,7 +9,6 @@ const PIRATES = ["Anne Bonny", "Mary Read", "John Rackham", "Olivier Levasseur",
 const KINDS = [["me", "Me"], ["open", "Open"], ["invite", "Invite (private link)"], ["bot", "Bot"]];
 const LEVELS = [["easy", "easy"], ["medium", "medium"], ["hard", "hard"], ["random", "random"], ["greedy", "greedy"]];
 // Until the server knows the named levels, they are played by the bots it has.
-const OLD_LEVELS = { easy: "random", medium: "greedy", hard: "ismcts:seconds=0.5" };
 const REFRESH_MS = 4000;
 const FINISHED_SHOWN = 12;
 
@@ -395,7 +394,7 @@ function seatShape(row) {
   level.hidden = kind !== "bot";
 }
 
-function seatsBody(old) {
+function seatsBody() {
   const n = Number($("players").value);
   const seats = [];
   for (let i = 0; i < n; i++) {
@@ -405,7 +404,7 @@ function seatsBody(old) {
     else if (kind === "invite") seats.push({ kind, name });
     else {
       const level = $(`bot${i}`).value;
-      seats.push({ kind, name, bot: old && OLD_LEVELS[level] ? OLD_LEVELS[level] : level });
+      seats.push({ kind, name, bot: level });
     }
   }
   return seats;
@@ -418,10 +417,9 @@ $("create").addEventListener("submit", async (ev) => {
   const n = Number($("players").value);
   const ghost = { auto: null, on: true, off: false }[$("ghost").value];
   const limit = $("limit").value ? Number($("limit").value) : null;
-  const body = (old) => ({ players: n, edition: $("edition").value, ghost_ship: ghost, seconds_per_decision: limit, seats: seatsBody(old) });
+  const body = { players: n, edition: $("edition").value, ghost_ship: ghost, seconds_per_decision: limit, seats: seatsBody() };
   $("create-button").disabled = true;
-  let r = await api("/api/tables", { method: "POST", body: body(false) });
-  if (!r.ok && /unknown bot/.test(r.data.error || "")) r = await api("/api/tables", { method: "POST", body: body(true) });
+  const r = await api("/api/tables", { method: "POST", body });
   $("create-button").disabled = false;
   if (!r.ok) { $("error").textContent = r.data.error; return; }
   const d = r.data;
