@@ -89,8 +89,9 @@ def test_two_players_in_two_browsers_and_a_spectator(server: Server, browser: An
         watcher.wait_for_selector("#log p")
         assert watcher.locator("#hand .card").count() == 0
         assert "spectator" in watcher.inner_text("#whoami")
-        ann.wait_for_selector("#hand .card, #options .card")  # the hand, or the cards to choose
-        ann_hand = ann.locator("#hand .card, #options .card").evaluate_all(
+        # the hand, or the cards to choose (the hand's panel is hidden while choosing from it)
+        ann.wait_for_selector("#hand .card:visible, #options .card:visible")
+        ann_hand = ann.locator("#hand .card:visible, #options .card:visible").evaluate_all(
             "cs => cs.map(c => c.dataset.card)"
         )
         assert 3 <= len(ann_hand) <= 4
