@@ -201,6 +201,10 @@ def test_no_sideways_scrolling_and_readable_text(shared: Server, browser: Any) -
     shows; the main texts have a contrast of at least 4.5:1."""
     done = shared.table([("Bot A", "greedy"), ("Bot B", "random")])
     six = shared.table([("Ann", None)] + [(f"Bot {k}", "greedy") for k in range(1, 6)])
+    end = time.monotonic() + 120  # the bots' game is over (it takes longer on a busy machine)
+    while not any(x["id"] == done["id"] and x["finished"] for x in shared.get("/api/tables")):
+        assert time.monotonic() < end, "the bots' game did not finish"
+        time.sleep(0.2)
     for size in SIZES:
         lobby = open_page(browser, shared.url + "/", size)
         lobby.wait_for_selector("#tables b")
