@@ -6,6 +6,11 @@ tree choosing, at each player's node, the action best for *that* player (UCB1 wi
 counts, since a determinization decides which actions exist), expands one node, plays the game on
 with a rollout policy for a few rounds, and backs up a reward per player. Chance outcomes are
 branches of the tree, drawn from the world's own odds.
+
+With `knowledge="expert"` (the `hard` level) the rollouts and the evaluation are the expert's
+(`expert.py`), the budget goes where it matters (`FOCUS`: all of it on the card and the dice
+order, a share on smaller questions), and plain blunders are kept out of the root's answers
+(`expert.sound_actions`).
 """
 
 from __future__ import annotations
