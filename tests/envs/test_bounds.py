@@ -92,7 +92,8 @@ def test_a_battle_asks_at_most_seven_questions() -> None:
 
 
 def test_openspiel_max_game_length_is_the_bound() -> None:
-    pyspiel = pytest.importorskip("pyspiel")
+    import pyspiel
+
     import jamaica.envs.openspiel  # noqa: F401  (registers python_jamaica)
 
     for params, config in [

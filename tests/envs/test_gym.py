@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
+import gymnasium
 import numpy as np
 import pytest
-
-pytest.importorskip("gymnasium")  # the [rl] extra; installed with [dev]
-
-import gymnasium
 from gymnasium.utils.env_checker import check_env
 
 from jamaica import IllegalActionError

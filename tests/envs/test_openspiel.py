@@ -8,13 +8,11 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+import pyspiel  # the [rl] extra, installed with [dev]: a missing one fails
 import pytest
+from open_spiel.python.algorithms import ismcts, mcts
 
-pyspiel = pytest.importorskip("pyspiel")  # the [rl] extra; installed with [dev]
-
-from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
-
-import jamaica.envs.openspiel  # noqa: E402,F401  (registers python_jamaica)
+import jamaica.envs.openspiel  # noqa: F401  (registers python_jamaica)
 
 
 @pytest.mark.parametrize(

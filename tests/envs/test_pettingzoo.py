@@ -6,10 +6,8 @@ from __future__ import annotations
 import random
 
 import numpy as np
+import pettingzoo  # noqa: F401  (the [rl] extra, installed with [dev]: a missing one fails)
 import pytest
-
-pytest.importorskip("pettingzoo")  # the [rl] extra; installed with [dev]
-
 from pettingzoo.test import api_test, seed_test
 
 from jamaica import Config, IllegalActionError

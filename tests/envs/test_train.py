@@ -5,10 +5,9 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import numpy  # noqa: F401  (the [rl] extra, installed with [dev]: a missing one fails)
 import numpy as np
 import pytest
-
-pytest.importorskip("numpy")  # the [rl] extra; installed with [dev]
 
 from jamaica import Config, play_game
 from jamaica.bots import make_bot

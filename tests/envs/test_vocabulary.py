@@ -9,12 +9,9 @@ import sys
 from typing import Any
 
 import numpy as np
-import pytest
-
-pytest.importorskip("pettingzoo")  # the [rl] extra; installed with [dev]
-pytest.importorskip("pyspiel")
-
+import pettingzoo  # noqa: F401  (the [rl] extra, installed with [dev]: a missing one fails)
 import pyspiel
+import pytest
 
 import jamaica.envs.openspiel  # noqa: F401  (registers python_jamaica)
 from jamaica import Config
