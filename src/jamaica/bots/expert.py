@@ -53,8 +53,14 @@ from ..rules.data import (
     STAR,
 )
 from ..rules.ops import T_ACTION, T_TURN
-from ..rules.scoring import score
-from .heuristics import LAIR_BONUS, POWER_VALUE, SPACE_VALUE, holds_of, treasure_value
+from .heuristics import (
+    LAIR_BONUS,
+    POWER_VALUE,
+    SPACE_VALUE,
+    against_best_rival,
+    holds_of,
+    treasure_value,
+)
 from .heuristics import quick as basic_quick
 
 # --- the board ahead ----------------------------------------------------------------------------
@@ -249,14 +255,7 @@ def estimate(s: State, ship: int, me: int) -> float:
 def evaluate(s: State, me: int) -> float:
     """How good the position is for player `me`: their estimate against the best rival's (at the
     end: the real scores, and a bonus for winning)."""
-    if s.is_terminal():
-        totals = [score(s, k).total for k in range(s.ns)]
-        best_rival = max(t for k, t in enumerate(totals) if k != me)
-        win = 10.0 / len(s.winners()) if me in s.winners() else 0.0
-        return totals[me] - best_rival + win
-    mine = estimate(s, me, me)
-    rival = max(estimate(s, k, me) for k in range(s.ns) if k != me)
-    return mine - rival
+    return against_best_rival(s, me, estimate)
 
 
 # --- plans: a card, a move -------------------------------------------------------------------

@@ -9,6 +9,7 @@ by what the public knows of them (their class), never by their sampled value.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Final
 
 from ..rules import Action, State
@@ -102,6 +103,12 @@ def estimate(s: State, ship: int, me: int) -> float:
 def evaluate(s: State, me: int) -> float:
     """How good the position is for player `me`: their estimated score against the best rival's
     (at the end: the real scores, and a bonus for winning)."""
+    return against_best_rival(s, me, estimate)
+
+
+def against_best_rival(s: State, me: int, estimate: Callable[[State, int, int], float]) -> float:
+    """`me`'s `estimate(s, ship, me)` less the best rival's; at the end, the real scores and a
+    bonus for winning. Shared by every evaluation that only changes the estimate."""
     if s.is_terminal():
         totals = [score(s, k).total for k in range(s.ns)]
         best_rival = max(t for k, t in enumerate(totals) if k != me)
