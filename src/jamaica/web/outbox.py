@@ -18,6 +18,7 @@ log = logging.getLogger("jamaica.web")
 QUEUE_LIMIT = 64  # messages waiting for one client
 SEND_TIMEOUT = 5.0  # seconds one message may take to leave
 CLOSE_TOO_SLOW = 4008  # the WebSocket close code for a client that does not keep up
+CLOSE_BROKEN = 1011  # a send failed: the client reconnects and is sent the whole state again
 
 
 class Wire(Protocol):
@@ -66,8 +67,9 @@ class Outbox:
             raise
         except TimeoutError:
             self.close(CLOSE_TOO_SLOW)
-        except Exception:  # the socket went away
+        except Exception:  # the socket went away, or broke: make sure it is closed
             self.closed = True
+            await self._close_wire(CLOSE_BROKEN)
 
     def close(self, code: int = 1000) -> None:
         """Stop sending and close the connection (in the background: never waits)."""
