@@ -4,8 +4,9 @@ interleaved in one process (so a busy machine slows both sides alike).
 - OpenSpiel `clone()` against the engine's `State.clone()` at decisions 50 and 200;
 - the information state string and the observation tensor, in µs (and the encoder alone, against
   the old view-based one);
-- PettingZoo steps/s with the direct encoder against the old one (`legacy.encode_view` of
-  `State.view`), and OpenSpiel random-play steps/s with today's clone against a clone that
+- PettingZoo steps/s against the environment as it was when issue 14 was filed (`State.view`, the
+  view-based `legacy.encode_view`, a numpy-indexed mask, every reward reset each step; `_OldEnv`),
+  and OpenSpiel random-play steps/s with today's clone against a clone that
   deep-copies every attribute (what pyspiel did with the old state's attributes).
 
 `--playthrough` rewrites tests/envs/playthroughs/python_jamaica.txt instead.
@@ -24,6 +25,7 @@ import numpy as np
 import pyspiel
 
 from ..rules import CHANCE
+from ..rules.actions import NUM_PLAYER_ACTIONS
 from . import jamaica_v0
 from .encoding import encode
 from .legacy import encode_view
@@ -61,10 +63,7 @@ def _pettingzoo_steps(steps: int, seed: int, rounds: int = 5) -> tuple[float, fl
     """Random play's steps/s with the direct encoder and with the old one, each the best of
     `rounds` runs of `steps` steps, the two taking turns (so a busy spell slows both alike)."""
     runs = []
-    for old in (False, True):
-        env = jamaica_v0.raw_env(players=4)
-        if old:
-            env.observe = lambda agent, e=env: _old_observe(e, agent)  # type: ignore[method-assign,misc]
+    for env in (jamaica_v0.raw_env(players=4), _OldEnv(players=4)):
         env.reset(seed=seed)
         runs.append(_random_steps(env, steps, random.Random(seed)))
     best = [min(timeit.repeat(run, number=1, repeat=1)) for run in runs]
@@ -85,13 +84,37 @@ def _random_steps(env: Any, steps: int, rng: random.Random) -> Callable[[], None
     return run
 
 
-def _old_observe(env: Any, agent: str) -> dict[str, Any]:
-    p = env._index[agent]
-    s = env.game
-    mask = np.zeros(env.action_space(agent).n, np.int8)
-    if not s.is_terminal() and s.current_player() == p:
-        mask[s.legal] = 1
-    return {"observation": encode_view(s.view(p), s.n, s.ns), "action_mask": mask}
+class _OldEnv(jamaica_v0.raw_env):
+    """The environment as it was when issue 14 was filed: the observation through `State.view`
+    and the view-based encoder, the mask by numpy indexing, a step applying the action's id and
+    resetting and accumulating every reward."""
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        p = self._index[agent]
+        s = self.game
+        mask = np.zeros(NUM_PLAYER_ACTIONS, np.int8)
+        if not s.is_terminal() and s.current_player() == p:
+            mask[s.legal] = 1
+        return {"observation": encode_view(s.view(p), s.n, s.ns), "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        s = self.game
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        s.apply(int(action))  # type: ignore[arg-type]
+        while s.current_player() == CHANCE:
+            s.apply(s.sample_chance(self.rng))
+        if s.is_terminal():
+            for a, r in zip(self.agents, self.final_rewards(), strict=True):
+                self.rewards[a] = r
+                self.terminations[a] = True
+        else:
+            self.agent_selection = self.possible_agents[s.current_player()]
+        self._cumulative_rewards[agent] = 0.0
+        self._accumulate_rewards()
 
 
 def _openspiel_steps(old: bool, steps: int, seed: int) -> float:

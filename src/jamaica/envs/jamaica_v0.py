@@ -130,18 +130,21 @@ class raw_env(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         s = self.game
-        self.rewards = dict.fromkeys(self.agents, 0.0)
         i = int(action)  # type: ignore[arg-type]
         s.apply(ACTIONS[i] if 0 <= i < NUM_PLAYER_ACTIONS else i)  # an Action: checked cheaply
-        self._chance()
+        rng = self.rng
+        while s.current_player() == CHANCE:
+            s.apply(s.sample_chance(rng))
+        self._cumulative_rewards[agent] = 0.0
+        # Rewards come at the end only: until then `rewards` stays all zeros (set by `reset`)
+        # and there is nothing to accumulate.
         if s.is_terminal():
             for a, r in zip(self.agents, self.final_rewards(), strict=True):
                 self.rewards[a] = r
                 self.terminations[a] = True
+            self._accumulate_rewards()
         else:
             self.agent_selection = self.possible_agents[s.current_player()]
-        self._cumulative_rewards[agent] = 0.0
-        self._accumulate_rewards()
 
     def final_rewards(self) -> list[float]:
         return vocabulary.returns(self.game, self.reward_kind)
