@@ -8,9 +8,10 @@ import random
 import pytest
 
 from jamaica import CHANCE, Config, State, play_game
-from jamaica.bots import LEVEL_SPECS, LEVELS, ISMCTSBot, make_bot, parse_spec, safe_spec
+from jamaica.bots import LEVEL_SPECS, LEVELS, ISMCTSBot, RulesBot, make_bot, parse_spec, safe_spec
 from jamaica.bots import ismcts as ismcts_module
-from jamaica.bots.expert import plan_card, sound_actions
+from jamaica.bots.blunders import sound_actions
+from jamaica.bots.expert import plan_card
 from jamaica.rules.actions import MOVE
 from jamaica.rules.data import CARD_NAMES
 from jamaica.session import reproducible
@@ -60,6 +61,17 @@ def test_fair_a_level_decides_the_same_in_worlds_its_player_cannot_tell_apart(le
         differing += other.hand != s.hand or other.drawp != s.drawp
         assert make_bot(level, 3).act(s, p) == make_bot(level, 3).act(other, p)
     assert differing > len(states) // 2
+
+
+def test_easy_slips_a_quarter_of_the_time_to_any_legal_answer() -> None:
+    easy = make_bot("easy", 1)
+    assert isinstance(easy, RulesBot) and easy.slips == 0.25
+    states = _questions(Config(2), 8, {"card", "move", "powder", "spoils", "load"}, 30)
+    careful = [make_bot("rules", 4).act(s, s.current_player()) for s in states]
+    slips = [make_bot("rules:slips=1", 4).act(s, s.current_player()) for s in states]
+    assert all(a in s.legal_actions() for a, s in zip(slips, states, strict=True))
+    assert careful != slips
+    assert careful == [make_bot("rules:slips=0", 4).act(s, s.current_player()) for s in states]
 
 
 @pytest.mark.parametrize("level", ["easy", "medium"])

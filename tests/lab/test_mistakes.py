@@ -115,3 +115,21 @@ def test_a_shortage_that_gains_ground_is_avoidable_but_not_fruitless() -> None:
     found = check(before, after.history[len(before.history) :], 0)
     assert after.moves_left(0) < before.moves_left(0)  # it got away from Port Royal
     assert found.avoidable_shortages == 1 and found.fruitless_shortages == 0
+
+
+def test_a_weak_attack_on_the_ghost_ship_no_card_could_avoid_is_not_a_mistake() -> None:
+    """Every card in hand sails forward 1 in the morning, onto the Ghost Ship on space 1."""
+    hand = ("fwd-fwd", "fwd-gun", "fwd-food")
+    before, after = _played(hand, "fwd-fwd", [("food", 9)], 1)
+    found = check(before, after.history[len(before.history) :], 0)
+    assert found.ghost_attacks == 1 and found.weak_ghost_attacks == 0
+
+
+def test_a_card_avoids_a_shortage_only_if_it_does_not_attack_the_ghost_ship_weakly() -> None:
+    s = start(Config(2), captain=0, hands=[QUIET, QUIET])
+    holds(s, 0, [("food", 2), ("gold", 3)])
+    assert shortage_free(s, 0, CARD_NAMES.index("fwd-gun"), 1, 2)  # space 1 costs 2 food
+    place(s, s.gh, 1)
+    assert not shortage_free(s, 0, CARD_NAMES.index("fwd-gun"), 1, 2)
+    holds(s, 0, [("food", 2), ("gold", 3), ("powder", 8)])
+    assert shortage_free(s, 0, CARD_NAMES.index("fwd-gun"), 1, 2)

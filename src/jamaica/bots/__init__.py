@@ -63,7 +63,10 @@ class _Option:
 _OPTIONS: Final[dict[str, dict[str, _Option]]] = {
     **{level: {} for level in LEVELS},
     "random": {},
-    "rules": {"knowledge": _Option(str, choices=("basic", "expert"))},
+    "rules": {
+        "knowledge": _Option(str, choices=("basic", "expert")),
+        "slips": _Option(float, 0, 1),
+    },
     "greedy": {
         "samples": _Option(int, 1, 64),
         "knowledge": _Option(str, choices=("basic", "expert")),

@@ -10,7 +10,7 @@ branches of the tree, drawn from the world's own odds.
 With `knowledge="expert"` (the `hard` level) the rollouts and the evaluation are the expert's
 (`expert.py`), the budget goes where it matters (`FOCUS`: all of it on the card and the dice
 order, a share on smaller questions), and plain blunders are kept out of the root's answers
-(`expert.sound_actions`).
+(`blunders.py`).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Final
 
 from ..rules import CHANCE, Action, State
-from . import expert, heuristics
+from . import blunders, expert, heuristics
 from .greedy import LOOKAHEAD_KINDS
 
 Policy = Callable[[State, int, random.Random], Action]
@@ -105,7 +105,7 @@ class ISMCTSBot:
         self._root_legal = None
         if self.knowledge == "expert":
             budget = max(16, round(budget * FOCUS[kind]))
-            self._root_legal = expert.sound_actions(state, player)  # public, or its own hand
+            self._root_legal = blunders.sound_actions(state, player)  # public, or its own hand
             if self._root_legal is not None and len(self._root_legal) == 1:
                 return self._root_legal[0]
         root = self.search(state, player, budget)

@@ -4,13 +4,14 @@ A check that does not trust any bot's judgement, only the rules:
 
 - **avoidable shortages**: a turn of the player that had a shortage although a card in their hand
   (when they chose their card), played with the round's dice, had a plan without any shortage —
-  from the holds they had just before their turn began, battles left aside; it is **fruitless**
-  when the turn also left the ship no further along the race than it started (in the 2021
-  edition a shortage's fall-back is never paid, so running short can be a sound way forward; the
-  fruitless ones never are);
+  both from the holds they had as they chose it (what they knew) and from those they had as
+  their turn began (what would really have happened), battles left aside, and without attacking
+  the Ghost Ship weakly; it is **fruitless** when the turn also left the ship no further along
+  the race than it started (in the 2021 edition a shortage's fall-back is never paid, so running
+  short can be a sound way forward; the fruitless ones never are);
 - **weak Ghost Ship attacks**: the player's own move ended on the Ghost Ship's space and it
   fought it with less than an even chance, even spending all of its gunpowder (the Ghost Ship
-  rolls with Lady Beth's +2).
+  rolls with Lady Beth's +2), although a card in their hand had a way to play that never did.
 
 `python -m jamaica.lab.mistakes --bot hard --against greedy --games 100 --seed 15` plays games
 (seats rotated) and counts them for the watched bot; it prints its win rate too.
@@ -97,33 +98,59 @@ def _ends(space: int, lap: int, die: int, forward: bool) -> list[tuple[int, int]
     return out
 
 
-def shortage_free(s: State, player: int, card: int, morning: int, evening: int) -> bool:
-    """Whether `card`, played now by `player` with these dice, has a plan (branches chosen) that
-    never runs short, battles left aside (RULES §5–§7)."""
-    start = (s.pos[player], s.lap[player], _held(s, player, FOOD), _held(s, player, GOLD))
+def _plans(s: State, player: int, card: int, dice: tuple[int, int], avoid_shortages: bool) -> int:
+    """How many ways (branches chosen) `card`, played now by `player` with these dice, has that
+    never attack the Ghost Ship weakly and, if `avoid_shortages`, never run short (battles and
+    shortage fall-backs left aside: a shortage leaves the ship where it ran short)."""
+    start = (
+        s.pos[player],
+        s.lap[player],
+        _held(s, player, FOOD),
+        _held(s, player, GOLD),
+        _held(s, player, GUNPOWDER),
+    )
     plans = [start]
-    for icon, die in zip(CARDS[card], (morning, evening), strict=True):
+    for icon, die in zip(CARDS[card], dice, strict=True):
         after = []
-        for space, lap, food, gold in plans:
+        for space, lap, food, gold, powder in plans:
             if lap >= 1:  # finished: the rest is ignored
-                after.append((space, lap, food, gold))
+                after.append((space, lap, food, gold, powder))
             elif icon == FORWARD or icon == BACKWARD:
                 for dest, new_lap in _ends(space, lap, die, icon == FORWARD):
                     kind, cost = SPACE_TYPE[dest], SPACE_COST[dest]
-                    if dest == PORT_ROYAL or new_lap >= 1:
-                        after.append((dest, new_lap, food, gold))
+                    free = dest == PORT_ROYAL or new_lap >= 1
+                    ghost = s.gh >= 0 and not free and dest == s.pos[s.gh]
+                    if ghost and ghost_odds(s, player, powder) < EVEN:
+                        continue
+                    if free or (kind != SEA and kind != PORT):
+                        after.append((dest, new_lap, food, gold, powder))
                     elif kind == SEA and food >= cost:
-                        after.append((dest, new_lap, food - cost, gold))
+                        after.append((dest, new_lap, food - cost, gold, powder))
                     elif kind == PORT and gold >= cost:
-                        after.append((dest, new_lap, food, gold - cost))
-                    elif kind != SEA and kind != PORT:
-                        after.append((dest, new_lap, food, gold))
+                        after.append((dest, new_lap, food, gold - cost, powder))
+                    elif not avoid_shortages:
+                        food, gold = (0, gold) if kind == SEA else (food, 0)
+                        after.append((dest, new_lap, food, gold, powder))
             else:
                 food_gain = die if icon == FOOD else 0
                 gold_gain = die if icon == GOLD else 0
-                after.append((space, lap, food + food_gain, gold + gold_gain))
+                powder_gain = die if icon == GUNPOWDER else 0
+                after.append((space, lap, food + food_gain, gold + gold_gain, powder + powder_gain))
         plans = after
-    return bool(plans)
+    return len(plans)
+
+
+def shortage_free(s: State, player: int, card: int, morning: int, evening: int) -> bool:
+    """Whether `card`, played now by `player` with these dice, has a plan (branches chosen) that
+    never runs short, battles left aside (RULES §5–§7) — nor avoids it only by attacking the
+    Ghost Ship weakly, itself a mistake."""
+    return _plans(s, player, card, (morning, evening), True) > 0
+
+
+def ghost_free(s: State, player: int, card: int, morning: int, evening: int) -> bool:
+    """Whether `card`, played now by `player` with these dice, has a plan (branches chosen) whose
+    own moves never attack the Ghost Ship weakly (battles and shortage fall-backs left aside)."""
+    return _plans(s, player, card, (morning, evening), False) > 0
 
 
 def ghost_odds(s: State, player: int, powder: int | None = None) -> float:
@@ -152,6 +179,10 @@ def ghost_odds(s: State, player: int, powder: int | None = None) -> float:
     return total / 36
 
 
+def _cards(hand: int) -> list[int]:
+    return [c for c in range(11) if hand >> c & 1]
+
+
 def check_game(config: Config, actions: Sequence[int], player: int) -> Mistakes:
     """Replay a game (its config and every action of its record) and count `player`'s mistakes."""
     return check(new_game(config, log=True), actions, player)
@@ -162,6 +193,7 @@ def check(start: State, actions: Sequence[int], player: int) -> Mistakes:
     s = start.clone(log=True)
     out = Mistakes()
     hand = 0  # the hand `player` chose their card from this round
+    chosen_at = start  # the state as they chose it (what they knew then)
     at_turn: State | None = None  # the state as `player`'s turn began
     short = False
     space, lap = 0, 0  # where the ship is, followed through the turn's moves
@@ -174,8 +206,11 @@ def check(start: State, actions: Sequence[int], player: int) -> Mistakes:
         if short:
             out.shortage_turns += 1
             m, e = at_turn.morning, at_turn.evening
-            cards = [c for c in range(11) if hand >> c & 1]
-            if any(shortage_free(at_turn, player, c, m, e) for c in cards):
+            if any(
+                shortage_free(at_turn, player, c, m, e)
+                and shortage_free(chosen_at, player, c, m, e)
+                for c in _cards(hand)
+            ):
                 out.avoidable_shortages += 1
                 if moves_left(space, lap) >= at_turn.moves_left(player):
                     out.fruitless_shortages += 1
@@ -185,6 +220,7 @@ def check(start: State, actions: Sequence[int], player: int) -> Mistakes:
     for a in actions:
         if s.current_player() == player and s.decision_kind() == "card":
             hand = s.hand[player] | (1 << (a - PLAY))
+            chosen_at = s.clone(log=False)
         before = s.clone(log=False)  # the player's holds as their turn begins, if it does now
         powder = _held(before, player, GUNPOWDER)  # followed through this step's events
         seen = len(s.events or [])
@@ -211,7 +247,10 @@ def check(start: State, actions: Sequence[int], player: int) -> Mistakes:
                 powder -= e[4]
             elif code == E_BATTLE and own_move and e[3] == s.gh:
                 out.ghost_attacks += 1
-                out.weak_ghost_attacks += int(ghost_odds(before, player, powder) < EVEN)
+                dice = chosen_at.morning, chosen_at.evening
+                avoidable = any(ghost_free(chosen_at, player, c, *dice) for c in _cards(hand))
+                weak = ghost_odds(before, player, powder) < EVEN
+                out.weak_ghost_attacks += int(avoidable and weak)
     turn_over()
     return out
 

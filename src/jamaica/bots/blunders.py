@@ -1,0 +1,200 @@
+"""Plain blunders, kept out of the answers `hard` searches (issue 15): a card or a move that may
+run short and end the turn no further along the race, or that attacks the Ghost Ship with less
+than an even chance.
+
+A card is judged by the worst case of what its player cannot choose — every face of the
+shortage die (the player still choosing the route back where it may) and, when a battle is more
+than a little risky, losing it and the hold it takes — and by the best branch of what the player
+will choose (a fork). Only when no answer is sound that way are the battles left aside, then the
+shortages; when no answer passes even that, nothing is kept out.
+
+Like the rest of the expert's knowledge this reads a state only through its player's view: the
+board, the holds, the powers, the dice and its own hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Final
+
+from ..rules import Action, State
+from ..rules.actions import MOVE, PLAY
+from ..rules.board import moves_left
+from ..rules.data import (
+    BACKWARD,
+    CARDS,
+    FORWARD,
+    GUNPOWDER,
+    LADY_BETH,
+    PORT,
+    PORT_ROYAL,
+    SABRE,
+    SEA,
+    SPACE_COST,
+    SPACE_TYPE,
+)
+from .expert import (
+    SHORTAGE_2021,
+    Ship,
+    _classic_fallback,
+    _evening_left,
+    _load,
+    _options,
+    firepower_bonus,
+    ship_now,
+    win_chance,
+)
+from .heuristics import holds_of
+
+EVEN: Final = 0.5  # an attack on the Ghost Ship with less than this chance is a blunder
+RISKY_BATTLE: Final = 0.2  # a battle lost at least this often may cost a hold
+Half = tuple[int, int]  # icon, die
+Care = tuple[bool, bool]  # what a plan is judged on: lost battles, fruitless shortages
+STRICT: Final[Care] = (True, True)
+# The judges tried in turn until one passes an answer: the worst case, battles left aside, then
+# the Ghost Ship alone.
+CARES: Final[tuple[Care, ...]] = (STRICT, (False, True), (False, False))
+
+
+def ghost_odds(s: State, me: int, powder: int) -> float:
+    """P(`me` beats the Ghost Ship attacking it with all `powder`; a tie counts half)."""
+    mine = powder + (2 if s.pw[LADY_BETH] == me else 0)
+    theirs = 2 if s.pw[LADY_BETH] == s.gh else 0
+    return win_chance(mine, theirs, s.pw[SABRE] == me, False)
+
+
+def weak_ghost_attack(s: State, me: int, dest: int, powder: int) -> bool:
+    g = s.gh
+    return g >= 0 and dest != PORT_ROYAL and s.pos[g] == dest and ghost_odds(s, me, powder) < EVEN
+
+
+def _loss_risk(s: State, me: int, dest: int, powder: int) -> float:
+    """P(`me` does not win the battle that landing on `dest` starts; 0 with nobody there)."""
+    foes = [k for k in range(s.ns) if k != me and s.pos[k] == dest]
+    if dest == PORT_ROYAL or not foes:
+        return 0.0
+    mine = firepower_bonus(s, me, powder)
+    risk = 0.0
+    for k in foes:
+        beth = 2 if s.pw[LADY_BETH] == k else 0
+        theirs = 2 if k == s.gh else min(holds_of(s, k, GUNPOWDER), 6) + beth
+        won = win_chance(mine, theirs, s.pw[SABRE] == me, s.pw[SABRE] == k)
+        risk = max(risk, 1.0 - won)
+    return risk
+
+
+def fallbacks(s: State, at: Ship, dest: int) -> list[int]:
+    """Every space a shortage on `dest` may leave the ship on (the best route for each face of
+    the shortage die; the classic edition's one space)."""
+    if s.classic:
+        return [_classic_fallback(dest, at[2], at[3])]
+    return [d for d, _ in SHORTAGE_2021[dest]]
+
+
+def landings(
+    s: State, me: int, at: Ship, move: tuple[int, int, int], battles: bool
+) -> list[tuple[Ship, bool]] | None:
+    """Every way a move (destination, crossed the start line, forward) may leave the ship, with
+    whether it ran short: each shortage fall-back, and with `battles` a lost battle's loss of its
+    food or its doubloons. None when the move attacks the Ghost Ship weakly."""
+    dest, crossed, forward = move
+    _, lap, food, gold, powder = at
+    if crossed:
+        lap += 1 if forward else -1
+    if lap >= 1:
+        return [((PORT_ROYAL, 1, food, gold, powder), False)]
+    if weak_ghost_attack(s, me, dest, powder):
+        return None
+    holds = [(food, gold)]
+    if battles and _loss_risk(s, me, dest, powder) >= RISKY_BATTLE:
+        holds += [(0, gold), (food, 0)]
+        powder = 0
+    kind, cost = SPACE_TYPE[dest], SPACE_COST[dest]
+    out: list[tuple[Ship, bool]] = []
+    for f, g in holds:
+        if dest == PORT_ROYAL or (kind != SEA and kind != PORT):
+            out.append(((dest, lap, f, g, powder), False))
+        elif kind == SEA and f >= cost:
+            out.append(((dest, lap, f - cost, g, powder), False))
+        elif kind == PORT and g >= cost:
+            out.append(((dest, lap, f, g - cost, powder), False))
+        else:
+            f, g = (0, g) if kind == SEA else (f, 0)
+            fell = fallbacks(s, (dest, lap, f, g, powder), dest)
+            out += [((d, lap, f, g, powder), True) for d in fell]
+    return out
+
+
+def sound(
+    s: State, me: int, at: Ship, halves: Sequence[Half], start_left: int, short: bool = False,
+    care: Care = STRICT,
+) -> bool:  # fmt: skip
+    """Whether the ship, at `at`, can play the rest of its turn (`halves`) so that whatever the
+    dice (and, caring for battles, a lost battle) do, it never attacks the Ghost Ship weakly and
+    (caring for shortages) never ends the turn short and no further along than `start_left` moves
+    from the finish."""
+    battles, shortages = care
+    if not halves:
+        return not (shortages and short and moves_left(at[0], at[1]) >= start_left)
+    (icon, die), rest = halves[0], halves[1:]
+    if at[1] >= 1:
+        return sound(s, me, at, rest, start_left, short, care)
+    if icon != FORWARD and icon != BACKWARD:
+        return sound(s, me, _load(s, me, at, icon, die)[0], rest, start_left, short, care)
+    forward = icon == FORWARD
+    for dest, crossed in _options(at, die, forward):
+        outs = landings(s, me, at, (dest, int(crossed), int(forward)), battles)
+        if outs is not None and all(
+            sound(s, me, end, rest, start_left, short or ran_short, care) for end, ran_short in outs
+        ):
+            return True
+    return False
+
+
+def _first_sound(legal: list[Action], judges: Sequence[Callable[[Action], bool]]) -> list[Action]:
+    """The answers the first judge that passes any keeps (all of them: nothing kept out)."""
+    for judge in judges:
+        keep = [a for a in legal if judge(a)]
+        if keep:
+            return keep
+    return legal
+
+
+def sound_actions(s: State, p: int) -> list[Action] | None:
+    """The answers to `p`'s question (a card, or its own move) that are no plain blunder, when
+    some are; None when nothing is to be kept out."""
+    kind = s.decision_kind()
+    legal = s.legal
+    now = ship_now(s, p)
+    start_left = moves_left(now[0], now[1])
+    keep = legal
+    if kind == "card":
+
+        def card(care: Care) -> Callable[[Action], bool]:
+            def judge(a: Action) -> bool:
+                halves = tuple(zip(CARDS[a - PLAY], (s.morning, s.evening), strict=True))
+                return sound(s, p, now, halves, start_left, False, care)
+
+            return judge
+
+        keep = _first_sound(legal, [card(care) for care in CARES])
+    elif kind == "move":
+        assert s.q is not None
+        ship, mode, options = s.q[2]
+        if ship != p or mode != 0:
+            return None
+        by_dest = {o[0]: o for o in options}
+        evening = _evening_left(s, p)
+        rest = () if evening is None else (evening,)
+
+        def move(care: Care) -> Callable[[Action], bool]:
+            def judge(a: Action) -> bool:
+                outs = landings(s, p, now, by_dest[a - MOVE], care[0])
+                return outs is not None and all(
+                    sound(s, p, end, rest, start_left, short, care) for end, short in outs
+                )
+
+            return judge
+
+        keep = _first_sound(legal, [move(care) for care in CARES])
+    return keep if len(keep) < len(legal) else None

@@ -1,0 +1,52 @@
+"""The blunders `hard` keeps out of its search (issue 15) are judged by the worst case of the dice
+its player cannot choose, and nothing is kept out when every answer is as bad."""
+
+from __future__ import annotations
+
+from jamaica import Config, State
+from jamaica.bots import make_bot
+from jamaica.bots.blunders import sound_actions
+from jamaica.rules.actions import MOVE
+
+from ..rules.helpers import holds, place, round_, start
+
+QUIET = ("gun-gold", "gold-gold", "food-gun")
+
+
+def _on_space_5_without_food(hand: tuple[str, str, str]) -> State:
+    """Anne Bonny on space 5 with 3 doubloons and no food; dice 3 (morning) and 2."""
+    s = start(Config(2), captain=0, hands=[hand, QUIET])
+    holds(s, 0, [("gold", 3)])
+    place(s, 0, 5)
+    s.apply("roll 2-3")
+    s.apply("morning 3")
+    assert s.decision_kind() == "card" and s.current_player() == 0
+    return s
+
+
+def test_a_card_an_unlucky_shortage_die_would_make_fruitless_is_left_out() -> None:
+    """Forward 3 from space 5 reaches sea space 8 or 14 (3 and 4 food): short of food either way.
+    Most faces of the shortage die leave the ship ahead of space 5 — the likeliest fall-back is
+    ahead — but the lair face sends it back to space 4, behind where it started."""
+    s = _on_space_5_without_food(("fwd-gun", "gold-gold", "gun-gold"))
+    assert sorted(str(a) for a in sound_actions(s, 0) or []) == ["play gold-gold", "play gun-gold"]
+    assert str(make_bot("hard", 1).act(s, 0)) != "play fwd-gun"
+
+
+def test_nothing_is_kept_out_when_every_card_is_as_risky() -> None:
+    s = _on_space_5_without_food(("fwd-gun", "fwd-fwd", "fwd-food"))
+    assert sound_actions(s, 0) is None
+
+
+def test_the_branch_of_a_fork_that_may_fall_back_behind_the_start_is_left_out() -> None:
+    """On space 4 with 3 food, forward 4 ends on sea space 8 (3 food, paid) or, through the inner
+    channel, on 14 (4 food): short, and though most faces of the shortage die leave the ship
+    ahead, the lair face sends it back to space 4. Only the branch to 8 is sound."""
+    s = start(Config(2), captain=0, hands=[("fwd-gun", "gold-gold", "gun-gold"), QUIET])
+    holds(s, 0, [("food", 3), ("gold", 3)])
+    place(s, 0, 4)
+    round_(s, (4, 2), 4, {0: "fwd-gun", 1: "gun-gold"})
+    while s.current_player() != 0 or s.decision_kind() != "move":
+        s.apply(s.legal_actions()[0])
+    assert sorted(a - MOVE for a in s.legal_actions()) == [8, 14]
+    assert [a - MOVE for a in sound_actions(s, 0) or []] == [8]
