@@ -4,6 +4,7 @@ arguments, and a timed question's deadline survives a reload."""
 
 from __future__ import annotations
 
+import contextlib
 import time
 from typing import Any
 
@@ -65,6 +66,49 @@ def test_two_humans_choose_their_cards_at_the_same_time(server: Server) -> None:
         chosen = after["view"]["chosen"]  # the engine has it now (or it is already revealed)
         revealed = [e["text"] for e in after["events"] if e["kind"] == "reveal"]
         assert f"play {chosen}" == card or revealed
+
+
+def _latest(ws: Any, m: dict[str, Any]) -> dict[str, Any]:
+    """`m`, or the newest update that came within half a second after it."""
+    with contextlib.suppress(TimeoutError):
+        while True:
+            nxt = recv(ws, 0.5)
+            m = nxt if _update(nxt) else m
+    return m
+
+
+def test_a_card_sent_again_is_answered_and_changes_nothing(server: Server) -> None:
+    """A double click or a resend after a reconnection sends a chosen card again: every message
+    is answered (an `error` the page keeps quiet about) and nothing changes."""
+    t = server.table([("Ann", None), ("Bob", None)])
+    with server.ws(t["id"]) as a, server.ws(t["id"]) as b:
+        hello(a, 0, t["seats"][0]["token"])
+        hello(b, 1, t["seats"][1]["token"])
+        end = time.monotonic() + 60
+        while time.monotonic() < end:  # answer everything until a seat holds its card, unasked
+            for i, ws in enumerate((a, b)):
+                try:
+                    m = recv(ws, 0.1)
+                except TimeoutError:
+                    continue
+                if not _update(m):
+                    continue
+                q, pending, chosen = m["question"], m["view"]["pending"], m["view"]["chosen"]
+                waiting = pending["player"] == 1 - i and pending["kind"] != "card"
+                newest = _latest(ws, m) if q is None and chosen and waiting else m
+                if newest is not m:  # it was about to change: look again at the newest
+                    m, q = newest, newest["question"]
+                elif q is None and chosen and waiting:
+                    steps = server.get(f"/api/tables/{t['id']}/replay")["steps"]
+                    send(ws, op="act", action=f"play {chosen}", turn=m["turn"])
+                    again = until(ws, lambda x: x["op"] == "error", 5)
+                    assert again["code"] == "chosen", again
+                    assert "chosen this card already" in again["message"]
+                    assert server.get(f"/api/tables/{t['id']}/replay")["steps"] == steps
+                    return
+                if q is not None:
+                    send(ws, op="act", action=q["options"][0]["action"], turn=m["turn"])
+    raise AssertionError("no seat ever held its chosen card while the other was asked")
 
 
 def test_a_payment_is_one_answer_and_events_carry_their_arguments(server: Server) -> None:

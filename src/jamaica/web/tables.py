@@ -240,8 +240,8 @@ class LiveTable(Social):
                 if (self.can_choose_early(seat) or seat in self.early) and not act.more:
                     await self._choose_early(seat, act.action)
                     return
-                if self._already_chosen(seat, act):
-                    return  # the same card again (offered early, then asked): nothing to do
+                if self._already_chosen(seat, act):  # a double click, a resend: nothing to do
+                    raise ProtocolError("chosen", "you have chosen this card already")
                 raise ProtocolError("not_your_turn", "it is not your turn to decide")
             # A card choice does not depend on what happened since it was offered.
             if act.turn is not None and act.turn != len(s.history) and not card:

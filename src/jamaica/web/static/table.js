@@ -352,6 +352,11 @@ function connect() {
         chat.say(plain(msg.message), "error");
         return;
       }
+      if (msg.code === "chosen") {  // this card again (a double click, a resend): it stands
+        pending = null;
+        question.setBusy(false);
+        return;
+      }
       if (FINAL[msg.code]) {
         stopped = true;
         log.note(`⚠ ${msg.message}`);
