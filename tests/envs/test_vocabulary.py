@@ -34,8 +34,9 @@ def test_every_api_reads_the_same_words(options: dict[str, Any], config: Config)
     assert jamaica_v0.raw_env(players=3, **options).config == config
     assert parallel.parallel_env(players=3, **options).config == config
     assert JamaicaEnv(opponents=["random", "random"], **options).config == config
-    words = {k: vocabulary.ghost_word(v) if v in (None, True, False) else v
-             for k, v in options.items()}  # fmt: skip  (OpenSpiel parameters cannot be None)
+    words = {
+        k: vocabulary.ghost_word(v) if v in (None, True, False) else v for k, v in options.items()
+    }  # OpenSpiel parameters cannot be None
     game = pyspiel.load_game("python_jamaica", {"players": 3, **words})
     assert game.config == config
 

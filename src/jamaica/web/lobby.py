@@ -140,8 +140,15 @@ class Lobby:
         for table_id, held in self.tables.archived_seats.items():
             if player.id in held:
                 line = {**self.tables.archived_summaries[table_id], "status": "archived"}
-                mine.append({**line, "seat": held[player.id], "pending": False, "your_turn": False,
-                             "creator": False})
+                mine.append(
+                    {
+                        **line,
+                        "seat": held[player.id],
+                        "pending": False,
+                        "your_turn": False,
+                        "creator": False,
+                    }
+                )
         stats = {
             "games": games,
             "wins": wins,
