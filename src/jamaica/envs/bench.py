@@ -9,7 +9,9 @@ interleaved in one process (so a busy machine slows both sides alike).
   and OpenSpiel random-play steps/s with today's clone against a clone that
   deep-copies every attribute (what pyspiel did with the old state's attributes).
 
-`--playthrough` rewrites tests/envs/playthroughs/python_jamaica.txt instead.
+`--playthrough` rewrites tests/envs/playthroughs/python_jamaica.txt instead; `--ismcts-game` plays
+one heads-up game of OpenSpiel's `ISMCTSBot` at 1,000 simulations per move against `greedy` and
+times it (minutes).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from __future__ import annotations
 import copy
 import random
 import sys
+import time
 import timeit
 from collections.abc import Callable
 from typing import Any
@@ -171,6 +174,32 @@ def figures(seed: int = 1) -> dict[str, float]:
     return out
 
 
+def ismcts_game(simulations: int = 1000, seed: int = 1) -> dict[str, float]:
+    """One heads-up game of OpenSpiel's `ISMCTSBot` (`simulations` per move, the bots' evaluation
+    of a position instead of rollouts: `spiel_bots.ismcts_bot`) against the project's `greedy`,
+    played with `pyspiel.evaluate_bots`: its length in seconds and in the search's moves."""
+    from .spiel_bots import ismcts_bot, spiel_bot
+
+    game = pyspiel.load_game("python_jamaica", {"players": 2})
+    searcher = ismcts_bot(game, simulations, seed)
+    moves = 0
+    step = searcher.step
+
+    def counted(state: Any) -> Any:
+        nonlocal moves
+        moves += 1
+        return step(state)
+
+    searcher.step = counted
+    start = time.perf_counter()
+    returns = pyspiel.evaluate_bots(game.new_initial_state(), [searcher, spiel_bot("greedy", seed)],
+                                    seed)  # fmt: skip
+    seconds = time.perf_counter() - start
+    return {"ISMCTSBot game seconds": seconds, "ISMCTSBot moves": moves,
+            "ISMCTSBot seconds per move": seconds / max(1, moves),
+            "ISMCTSBot return": returns[0]}  # fmt: skip
+
+
 def write_playthrough(path: str = "tests/envs/playthroughs/python_jamaica.txt") -> None:
     from open_spiel.python.algorithms import generate_playthrough
 
@@ -185,6 +214,10 @@ def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
     if "--playthrough" in args:
         write_playthrough()
+        return
+    if "--ismcts-game" in args:  # minutes: not part of the default run
+        for name, value in ismcts_game().items():
+            print(f"{name:40} {value:12.2f}")
         return
     for name, value in figures().items():
         print(f"{name:40} {value:12.1f}")
