@@ -187,7 +187,8 @@ def test_a_keyboard_only_game(shared: Server, browser: Any) -> None:
     page.wait_for_selector(ANSWER)
     # the new question has the focus: no mouse is needed
     assert page.evaluate("!!document.activeElement.closest('#options')")
-    assert play_until_over(page, keyboard=True, before_round=KEYBOARD_ROUNDS) > 5
+    answers = play_until_over(page, keyboard=True, before_round=KEYBOARD_ROUNDS)
+    assert answers >= (KEYBOARD_ROUNDS or 20) - 1  # at least a card a round, by keys alone
     if KEYBOARD_ROUNDS is None:
         assert page.locator("#scores tr").count() == 4
     else:
