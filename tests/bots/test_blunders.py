@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from jamaica import Config, State
 from jamaica.bots import make_bot
-from jamaica.bots.blunders import sound_actions
-from jamaica.rules.actions import MOVE
+from jamaica.bots.blunders import mend, sound_actions
+from jamaica.rules.actions import LOAD, MOVE
 
 from ..rules.helpers import holds, place, round_, start
 
@@ -50,3 +50,20 @@ def test_the_branch_of_a_fork_that_may_fall_back_behind_the_start_is_left_out() 
         s.apply(s.legal_actions()[0])
     assert sorted(a - MOVE for a in s.legal_actions()) == [8, 14]
     assert [a - MOVE for a in sound_actions(s, 0) or []] == [8]
+
+
+def test_a_morning_load_keeps_the_food_the_evening_sea_needs() -> None:
+    """Seen in a `hard` game: on space 34 with every hold full (3 food, doubloons, 5 gunpowder),
+    gold-fwd with dice 5 and 1. The doubloons must empty a hold; the rules of thumb emptied the
+    food, and forward 1 onto sea space 35 (2 food) then ran short and fell back to 34."""
+    s = start(Config(2), captain=0, hands=[("gold-fwd", "gold-gold", "gun-gold"), QUIET])
+    holds(s, 0, [("food", 3), ("gold", 5), ("gold", 4), ("gold", 4), ("powder", 5)])
+    place(s, 0, 34)
+    round_(s, (1, 5), 5, {0: "gold-fwd", 1: "gun-gold"})
+    while s.current_player() != 0 or s.decision_kind() != "load":
+        s.apply(s.legal_actions()[0])
+    food_hold, powder_hold = LOAD + 0, LOAD + 4
+    assert sorted(s.legal_actions()) == [food_hold, powder_hold]
+    assert sound_actions(s, 0) == [powder_hold]
+    assert mend(s, 0, food_hold) == powder_hold
+    assert make_bot("hard", 1).act(s, 0) == powder_hold

@@ -1,6 +1,6 @@
-"""Plain blunders, kept out of the answers `hard` searches (issue 15): a card or a move that may
-run short and end the turn no further along the race, or that attacks the Ghost Ship with less
-than an even chance.
+"""Plain blunders, kept out of the answers `hard` searches (issue 15): a card, a move or a load
+that may run short and end the turn no further along the race (a load: by emptying the hold the
+evening's space needs), or that attacks the Ghost Ship with less than an even chance.
 
 A card is judged by the worst case of what its player cannot choose — every face of the
 shortage die (the player still choosing the route back where it may) and, when a battle is more
@@ -18,18 +18,21 @@ from collections.abc import Callable, Sequence
 from typing import Final
 
 from ..rules import Action, State
-from ..rules.actions import MOVE, PLAY
+from ..rules.actions import LOAD, MOVE, PLAY
 from ..rules.board import moves_left
 from ..rules.data import (
     BACKWARD,
     CARDS,
+    FOOD,
     FORWARD,
+    GOLD,
     GUNPOWDER,
     LADY_BETH,
     PORT,
     PORT_ROYAL,
     SABRE,
     SEA,
+    SLOTS,
     SPACE_COST,
     SPACE_TYPE,
 )
@@ -44,7 +47,7 @@ from .expert import (
     ship_now,
     win_chance,
 )
-from .heuristics import holds_of
+from .heuristics import _hold_worth, holds_of
 
 EVEN: Final = 0.5  # an attack on the Ghost Ship with less than this chance is a blunder
 RISKY_BATTLE: Final = 0.2  # a battle lost at least this often may cost a hold
@@ -197,4 +200,40 @@ def sound_actions(s: State, p: int) -> list[Action] | None:
             return judge
 
         keep = _first_sound(legal, [move(care) for care in CARES])
+    elif kind == "load":
+        assert s.q is not None
+        ship, resource, amount = s.q[2]
+        evening = _evening_left(s, p)
+        if ship != p or evening is None:
+            return None
+
+        def load(care: Care) -> Callable[[Action], bool]:
+            def judge(a: Action) -> bool:
+                after = _loaded(s, p, now, a - LOAD, resource, amount)
+                return sound(s, p, after, (evening,), start_left, False, care)
+
+            return judge
+
+        keep = _first_sound(legal, [load(care) for care in CARES])
     return keep if len(keep) < len(legal) else None
+
+
+def _loaded(s: State, p: int, at: Ship, hold: int, resource: int, amount: int) -> Ship:
+    """The ship once `amount` of `resource` is loaded into `hold` (emptied first)."""
+    space, lap, *cargo = at
+    i = p * SLOTS + hold
+    for k, kind in enumerate((FOOD, GOLD, GUNPOWDER)):
+        cargo[k] -= s.hn[i] if s.ht[i] == kind else 0
+        cargo[k] += amount if resource == kind else 0
+    return (space, lap, cargo[0], cargo[1], cargo[2])
+
+
+def mend(s: State, p: int, answer: Action) -> Action:
+    """`answer` (of the rules of thumb), or, if it is a blunder another answer avoids, the sound
+    answer the rules of thumb like best (a load: the hold worth least)."""
+    keep = sound_actions(s, p)
+    if keep is None or answer in keep:
+        return answer
+    if s.decision_kind() == "load":
+        return min(keep, key=lambda a: _hold_worth(s, p, a - LOAD))
+    return keep[0]

@@ -100,7 +100,10 @@ class ISMCTSBot:
             return legal[0]
         kind = state.decision_kind()
         if kind not in LOOKAHEAD_KINDS:
-            return self.quick(state.resample(player, self.rng), player, self.rng)
+            answer = self.quick(state.resample(player, self.rng), player, self.rng)
+            if self.knowledge == "expert":
+                answer = blunders.mend(state, player, answer)  # e.g. a load: not the food due
+            return answer
         budget = self.iterations
         self._root_legal = None
         if self.knowledge == "expert":
