@@ -427,7 +427,7 @@ function boardSvg(target, layout) {
     svg.setAttribute("role", "group");
     svg.setAttribute("aria-roledescription", "board");
     drawStatic(svg, layout);
-    for (const name of ["spaces", "trails", "labels", "ships", "hints", "legend"]) {
+    for (const name of ["spaces", "trails", "labels", "ships", "legend", "hints"]) {
       svg.appendChild(el("g", { class: `board-${name}`, "data-layer": name }));
     }
     svg.__boardLayout = layout;
