@@ -9,9 +9,11 @@ from typing import Any
 import pytest
 
 from jamaica import Config, new_game
+from jamaica.rules.actions import MOVE
 from jamaica.rules.data import SEA, SPACE_COST, SPACE_TYPE
-from jamaica.rules.hints import card_preview, pay_plans
-from jamaica.rules.ops import K_PAY, K_PLAY
+from jamaica.rules.events import E_BATTLE, E_FALLBACK, E_MOVE, E_SHORTAGE
+from jamaica.rules.hints import card_preview, move_hints, pay_plans
+from jamaica.rules.ops import K_ATTACK, K_MOVE, K_PAY, K_PLAY, M_FALLBACK_2021, M_GHOST
 from jamaica.rules.state import State
 
 from ..soak import soak
@@ -86,3 +88,55 @@ def test_the_evening_preview_counts_what_the_morning_loaded_and_paid() -> None:
         for step in rich[card]["steps"]:
             assert not any(d["shortage"] for d in step.get("destinations", []))
             assert not step.get("after_shortage")
+
+
+@pytest.mark.parametrize("config", [Config(2), Config(3, edition="classic", ghost_ship=True),
+                                    Config(5)], ids=str)  # fmt: skip
+def test_move_hints_say_where_a_move_ends_and_what_it_costs(config: Config) -> None:
+    """At every move question of random games: one hint per answer, in order, and what it says
+    happens when that answer is applied — a battle on arrival (or the question which ship to
+    attack), else a shortage exactly when the ship cannot pay (unpaid moves never run short)."""
+    rng = random.Random(7)
+    checked = {"battle": 0, "shortage": 0, "paid": 0}
+    for _ in range(soak(4, 20)):
+        s = new_game(config)
+        while not s.is_terminal():
+            if s.q is not None and s.q[0] == K_MOVE:
+                _check_move_hints(s, checked)
+            s.apply(rng.choice(s.legal))
+    assert min(checked.values()) > 0, checked  # each case was met
+
+
+MOVES = (E_MOVE, E_FALLBACK)  # the events of a ship's move: (ship, from, to, …)
+
+
+def _check_move_hints(s: State, checked: dict[str, int]) -> None:
+    assert s.q is not None
+    ship, mode, _ = s.q[2]
+    hints = move_hints(s)
+    assert [h["space"] for h in hints] == [a - MOVE for a in s.legal]
+    for a, h in zip(s.legal, hints, strict=True):
+        t = s.clone()
+        assert t.events is not None
+        seen = len(t.events)
+        t.apply(a)
+        new = t.events[seen:]
+        moved = next(i for i, e in enumerate(new) if e[1] in MOVES and e[2] == ship)
+        assert new[moved][4] == h["space"]
+        after = []
+        for e in new[moved + 1 :]:
+            if e[1] in MOVES and e[2] == ship:
+                break  # the next move of the turn (a fall-back, the evening)
+            after.append(e)
+        attacked = any(e[1] == E_BATTLE and e[2] == ship for e in after) or (
+            t.q is not None and t.q[0] == K_ATTACK and not after
+        )
+        assert attacked == h["battle"], (h, after)
+        if h["battle"] or h["finish"]:
+            checked["battle"] += h["battle"]
+            continue
+        short = any(e[1] == E_SHORTAGE and e[2] == ship for e in after)
+        assert short == h["shortage"], (h, after)
+        if mode in (M_GHOST, M_FALLBACK_2021):
+            assert not short and h["cost"] == "not paid"
+        checked["shortage" if short else "paid"] += 1

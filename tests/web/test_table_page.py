@@ -327,3 +327,25 @@ def test_a_click_while_disconnected_is_kept_and_sent(tmp_path: Path, browser: An
         if again is not None:
             again.stop()
         srv.stop()
+
+
+def test_move_options_say_what_each_destination_means(shared: Server, browser: Any) -> None:
+    """A move question (the Captain steers the Ghost Ship, or a fork): each option says what
+    arriving there means, in the rules' words — its cost (or "not paid"), a shortage, a battle."""
+    t = shared.table([("Ann", None), ("Bob", "greedy")])
+    page = open_page(browser, t["seats"][0]["url"])
+    end = time.monotonic() + 90
+    while True:
+        assert time.monotonic() < end, "no move question with a choice came"
+        page.wait_for_selector(f"{ANSWER}, #scores", timeout=10_000)
+        st = page.evaluate(STATE_JS)
+        assert not st["over"]
+        if st["kind"] == "move" and st["options"] > 1:
+            break
+        page.locator(ANSWER).first.click(timeout=2000, force=True)
+        page.wait_for_function(TAKEN_JS, arg=st["turn"], timeout=10_000)
+    extras = page.locator("#options .option-extra").all_inner_texts()
+    assert len(extras) == st["options"]
+    words = re.compile(r"^(not paid|free|a treasure|the finish|\d+ (food|doubloons?), you have \d+)")
+    assert all(words.match(x) for x in extras), extras
+    screenshot(page, "table-move-question")

@@ -134,6 +134,10 @@ def test_a_payment_is_one_answer_and_events_carry_their_arguments(server: Server
                     assert ack["turn"] >= m["turn"] + len(plan["actions"])
                     paid += 1
                 else:
+                    if q["kind"] == "move":  # each option with what the rules say it means
+                        spaces = [int(o["action"].split()[1]) for o in q["options"]]
+                        assert [x["space"] for x in q["moves"]] == spaces
+                        assert all(x["cost"] for x in q["moves"])
                     send(me, op="act", action=q["options"][-1]["action"], turn=m["turn"])
         if paid:
             break

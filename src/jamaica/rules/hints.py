@@ -7,6 +7,7 @@
   then (a morning load counts, a morning move has paid); after a shortage the place is unknown
   (`after_shortage`). It looks only at what the player may see (their own hand, the public
   board), and assumes the other ships stay where they are.
+- `move_hints(state)`: for a pending move question, what arriving at each legal destination means.
 - `pay_plans(state)`: a payment that takes several `pay H` questions, as whole plans.
 """
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .actions import MOVE
 from .board import MOVES_BACKWARD, MOVES_FORWARD_BEHIND, MOVES_FORWARD_RACE
 from .data import (
     BACKWARD,
@@ -35,7 +37,7 @@ from .data import (
     SPACE_TYPE,
 )
 from .events import amount, card_title, hold_name
-from .ops import K_PAY
+from .ops import K_MOVE, K_PAY, M_FALLBACK_2021, M_GHOST
 
 if TYPE_CHECKING:
     from .state import State
@@ -64,10 +66,12 @@ def _arrive(s: State, ship: int, dest: int, held: dict[int, int], finishes: bool
         words = amount(cost, resource)
     else:
         words = "a treasure" if kind == LAIR else "free"
+    battle = bool(others) and dest != PORT_ROYAL and not finishes
     return {
         "space": dest,
         "cost": words,
-        "battle": bool(others) and dest != PORT_ROYAL and not finishes,
+        "battle": battle,
+        "ships_there": others if battle else [],
         "shortage": not finishes and cost > held.get(resource, 0),
         "finish": finishes,
         "have": held.get(resource, 0) if cost else None,  # what the ship would hold to pay
@@ -154,6 +158,27 @@ def card_preview(s: State, player: int) -> list[dict[str, Any]]:
             "summary": f"{first['words']}, then {second['words'].lower()}",
             "steps": [first, second],
         })  # fmt: skip
+    return out
+
+
+def move_hints(s: State) -> list[dict[str, Any]]:
+    """For a pending move question: per legal answer, in their order, what arriving there means
+    — the space, its cost in words, a shortage, a battle (and with which ships), the finish — as
+    `card_preview` gives it for a card's move. The Ghost Ship's moves and the 2021 fall-back are
+    not paid (RULES §7.2): no cost, no shortage."""
+    assert s.q is not None and s.q[0] == K_MOVE, "move_hints needs a pending move question"
+    ship, mode, routes = s.q[2]
+    by_dest = {route[0]: route for route in routes}
+    held = {r: _held(s, ship, r) for r in (FOOD, GOLD)}
+    out = []
+    for a in s.legal:
+        dest, crossed, forward = by_dest[a - MOVE]
+        finishes = bool(crossed) and bool(forward) and s.lap[ship] == 0
+        finishes = finishes and mode != M_FALLBACK_2021
+        d = _arrive(s, ship, dest, held, finishes)
+        if mode in (M_GHOST, M_FALLBACK_2021) and not finishes:
+            d.update(cost="not paid", shortage=False, have=None)
+        out.append(d)
     return out
 
 

@@ -22,7 +22,7 @@ from ..bots import FALLBACK, make_bot, parse_spec, safe_spec
 from ..rules import CHANCE, Action, Config, ParseError, State
 from ..rules.data import CARD_NAMES
 from ..rules.events import EVENT_NAMES, card_title, describe
-from ..rules.hints import card_preview, pay_plans
+from ..rules.hints import card_preview, move_hints, pay_plans
 from ..rules.ops import T_CHOOSE
 from ..rules.view import can_see
 from ..rules.view import cards as cards_of
@@ -559,6 +559,8 @@ class LiveTable(Social):
             }
             if d.kind == "pay":
                 question["plans"] = pay_plans(s)
+            elif d.kind == "move":
+                question["moves"] = move_hints(s)  # what each destination means (the rules')
             message["question"] = question
         elif self.can_choose_early(seat):
             message["question"] = {

@@ -165,19 +165,21 @@ export class QuestionPanel {
     for (const plan of q.plans) this.options.appendChild(this.button(plan.actions, plain(plan.label)));
   }
 
+  /** Move options with what each destination means, as the rules say it (q.moves: the space,
+   * its cost in words, a shortage, a battle and with whom, the finish). */
   moves(q, ctx) {
     this.moveHints = {};
-    const dests = (q.context && q.context.destinations) || [];
-    const bySpace = new Map(ctx.layout.spaces.map((s) => [s.id, s]));
     q.options.forEach((o, i) => {
-      const space = dests[i] ?? Number(o.action.split(" ")[1]);
-      const s = bySpace.get(space);
-      const there = ctx.view.ships.filter((sh) => sh.space === space && sh.ship !== (q.context || {}).ship).map((sh) => ctx.names[sh.ship]);
-      const info = [];
-      if (s) info.push(s.type === "sea" ? `${s.cost} food` : s.type === "port" ? `${s.cost} doubloons` : s.type === "lair" ? "free, a treasure if its token is there" : "free");
-      if (there.length && space !== 0) info.push(`${there.join(" and ")} ${there.length > 1 ? "are" : "is"} there: battle`);
-      const short = !s ? "" : s.type === "sea" ? `${s.cost} food` : s.type === "port" ? `${s.cost} doubloons` : s.type === "lair" ? "treasure?" : "free";
-      this.moveHints[space] = short + (there.length && space !== 0 ? " · battle" : "");
+      const m = (q.moves || [])[i];
+      if (!m) {
+        this.options.appendChild(this.button(o.action, plain(o.label)));
+        return;
+      }
+      const there = m.ships_there.map((k) => ctx.names[k]);
+      const info = [m.have === null ? m.cost : `${m.cost}, you have ${m.have}`];
+      if (m.shortage) info.push("shortage!");
+      if (m.battle) info.push(`${there.join(" and ")} ${there.length > 1 ? "are" : "is"} there: battle`);
+      this.moveHints[m.space] = m.cost + (m.shortage ? " · shortage!" : "") + (m.battle ? " · battle" : "");
       this.options.appendChild(this.button(o.action, plain(o.label), info.join(" · ")));
     });
   }
