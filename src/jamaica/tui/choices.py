@@ -4,8 +4,8 @@ The engine asks one small question at a time (`State.pending`); this module only
 terminal: each card's morning and evening with the dice, from the rules' preview (`rules.hints`:
 "☀ fwd 5 → 6 port 5 doubloons: you have 1 — shortage"), each move's arrival ("→ battle with Mary
 Read"), and a payment as one question with every possible split, answered as the engine's
-sequence of one-token payments. Nothing here decides a rule: previews come from `rules.hints`,
-destinations from the board tables, splits from playing the payments on copies. What it reads is
+sequence of one-token payments. Nothing here decides a rule: previews and arrivals come from
+`rules.hints`, splits from playing the payments on copies. What it reads is
 the deciding player's own question and `State.view(player)`.
 """
 
@@ -21,10 +21,10 @@ from ..rules import State
 from ..rules.actions import PAY
 from ..rules.data import CARD_NAMES, CARDS, FORWARD, ICON_NAMES, RESOURCE_SHORT
 from ..rules.events import amount
-from ..rules.hints import card_preview
+from ..rules.hints import card_preview, move_hints
+from ..rules.ops import M_GHOST
 from . import render
 
-M_GHOST, M_FALLBACK_2021 = 1, 2  # movement modes (rules.ops): these arrivals are not paid
 ICON_RESOURCE = {"food": "food", "gun": "powder", "gold": "gold"}
 
 
@@ -121,8 +121,7 @@ def _card(view: Mapping[str, Any], names: Sequence[str], me: int, preview: Mappi
         if step["finished"]:
             parts.append(Text("finished: ignored", style="dim"))
         for d in step["destinations"]:
-            have = {"food": d["have"] or 0, "gold": d["have"] or 0, "powder": 0}
-            parts.append(render.arrival(view, names, me, d["space"], have, finishes=d["finish"]))
+            parts.append(render.arrival(names, d, view["lair_tokens"]))
             spaces.append(d["space"])
         if step["after_shortage"]:
             parts.append(Text("from where the shortage leaves you", style="dim"))
@@ -150,17 +149,16 @@ def _move(
 ) -> Question:
     assert state.q is not None
     ship, mode, routes = state.q[2]
-    s = view["ships"][ship]
-    have = render.resources(s)
     by_dest = {o[0]: o for o in routes}
+    hints = dict(zip(map(int, state.legal), move_hints(state), strict=True))  # the rules say
     out = []
     for a in actions:
-        dest, crossed, forward = by_dest[int(str(a).split()[1])]
-        finishes = bool(crossed) and bool(forward) and s["lap"] == 0 and mode != M_FALLBACK_2021
+        hint = hints[int(a)]
+        dest = hint["space"]
+        forward = by_dest[dest][2]
         way = ("forward" if forward else "backward") if mode <= M_GHOST else "back"
         text = Text(f"{way} to ")
-        text.append_text(render.arrival(view, names, ship, dest, have, finishes=finishes,
-                                        pays=mode not in (M_GHOST, M_FALLBACK_2021)))  # fmt: skip
+        text.append_text(render.arrival(names, hint, view["lair_tokens"]))
         out.append(Choice(text, (int(a),), (dest,)))
     return Question("move", prompt, tuple(out), ship)
 

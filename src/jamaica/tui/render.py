@@ -16,7 +16,6 @@ from typing import Any, Final
 from rich.cells import cell_len
 from rich.text import Text
 
-from ..rules.board import MOVES_BACKWARD, MOVES_FORWARD_BEHIND, MOVES_FORWARD_RACE
 from ..rules.data import (
     CARD_NAMES,
     CARDS,
@@ -26,7 +25,6 @@ from ..rules.data import (
     PORT,
     PORT_ROYAL,
     RED_LINE_SPACE,
-    SEA,
     SPACE_COST,
     SPACE_SCORE,
     SPACE_TYPE,
@@ -437,15 +435,6 @@ def battle_panel(view: Mapping[str, Any], names: Sequence[str]) -> Text:
 
 
 # --- consequences of a move ----------------------------------------------------------------------
-def destinations(ship: Mapping[str, Any], die: int, forward: bool) -> list[tuple[int, bool]]:
-    """Where `die` moves take the ship: (space, crossed the start line) per branch."""
-    if forward:
-        table = MOVES_FORWARD_RACE if ship["lap"] == 0 else MOVES_FORWARD_BEHIND
-    else:
-        table = MOVES_BACKWARD
-    return list(table[ship["space"]][die])
-
-
 def resources(ship: Mapping[str, Any]) -> dict[str, int]:
     have = {"food": 0, "powder": 0, "gold": 0}
     for h in ship["holds"]:
@@ -454,59 +443,35 @@ def resources(ship: Mapping[str, Any]) -> dict[str, int]:
     return have
 
 
-def arrival(
-    view: Mapping[str, Any],
-    names: Sequence[str],
-    ship: int,
-    space: int,
-    have: Mapping[str, int],
-    *,
-    finishes: bool = False,
-    pays: bool = True,
-) -> Text:
-    """What arriving on `space` means for `ship`: the cost against what it holds (shortage!), a
-    lair's treasure, a battle with the ships there, the finish."""
+def arrival(names: Sequence[str], hint: Mapping[str, Any], tokens: Sequence[int] = ()) -> Text:
+    """What arriving on a space means, from the rules' hint for it (`rules.hints`: a card's
+    preview or a move question's `move_hints`): the cost against what the ship holds
+    (shortage!), a lair's treasure (`tokens`: the lairs that still have one), a battle with the
+    ships there, the finish."""
     out = Text()
-    if finishes:
+    if hint["finish"]:
         out.append("Port Royal — finish!", STYLES["good"])
         return out
+    space = hint["space"]
     kind = SPACE_TYPE[space]
     if kind == PORT_ROYAL:
         out.append("Port Royal")
     elif kind == LAIR:
         out.append(f"{space} lair")
-        if space in view["lair_tokens"]:
+        if space in tokens:
             out.append(" ✦ treasure", STYLES["token"])
     else:
-        res, word = ("gold", "port $") if kind == PORT else ("food", "sea ~")
-        cost = SPACE_COST[space]
-        out.append(f"{space} {word}{cost}")
-        if pays:
-            if have[res] >= cost:
-                out.append(f" (have {have[res]})", "dim")
+        word = "port $" if kind == PORT else "sea ~"
+        out.append(f"{space} {word}{SPACE_COST[space]}")
+        if hint["have"] is not None:  # paid (the Ghost Ship and a 2021 fall-back are not)
+            if hint["shortage"]:
+                out.append(f": have {hint['have']} — shortage!", STYLES["warn"])
             else:
-                out.append(f": have {have[res]} — shortage!", STYLES["warn"])
-    if kind != PORT_ROYAL:
-        foes = [s["ship"] for s in view["ships"] if s["space"] == space and s["ship"] != ship]
-        if foes:
-            out.append(" → battle with ", STYLES["battle"])
-            out.append(" or ".join(names[k] for k in foes), STYLES["battle"])
+                out.append(f" (have {hint['have']})", "dim")
+    if hint["battle"]:
+        out.append(" → battle with ", STYLES["battle"])
+        out.append(" or ".join(names[k] for k in hint["ships_there"]), STYLES["battle"])
     return out
-
-
-def short(have: Mapping[str, int], space: int) -> bool:
-    """Whether arriving on `space` with `have` is a shortage."""
-    kind = SPACE_TYPE[space]
-    if kind not in (PORT, SEA):
-        return False
-    return have["gold" if kind == PORT else "food"] < SPACE_COST[space]
-
-
-def spend(have: dict[str, int], space: int) -> None:
-    kind = SPACE_TYPE[space]
-    if kind in (PORT, SEA):
-        res = "gold" if kind == PORT else "food"
-        have[res] = max(0, have[res] - SPACE_COST[space])
 
 
 # --- the end -------------------------------------------------------------------------------------
