@@ -67,3 +67,28 @@ def test_a_morning_load_keeps_the_food_the_evening_sea_needs() -> None:
     assert sound_actions(s, 0) == [powder_hold]
     assert mend(s, 0, food_hold) == powder_hold
     assert make_bot("hard", 1).act(s, 0) == powder_hold
+
+
+def test_a_load_that_must_empty_the_food_hold_counts_as_losing_the_food() -> None:
+    """Seen in a `hard` game: on Port Royal with 3 food and every other hold full of doubloons,
+    gold-fwd with dice 6 and 1 must empty the food to load, and forward 1 onto sea space 1
+    (2 food) then runs short — back to Port Royal on a port face of the shortage die."""
+    s = start(Config(2), captain=0, hands=[("gold-fwd", "back-fwd", "fwd-back"), QUIET])
+    holds(s, 0, [("food", 3), ("gold", 3), ("gold", 4), ("gold", 2), ("gold", 4)])
+    s.apply("roll 1-6")
+    s.apply("morning 6")
+    assert s.decision_kind() == "card" and s.current_player() == 0
+    assert "play gold-fwd" not in [str(a) for a in sound_actions(s, 0) or s.legal_actions()]
+
+
+def test_with_nothing_sound_the_ghost_ship_is_still_avoided_where_a_card_can() -> None:
+    """Seen in a `hard` game: on space 44 with no food and no gunpowder, the Ghost Ship on 45,
+    dice 1 and 4. Forward 1 attacks it; back-fwd runs short on 43, and one fall-back (41) would
+    sail onto it in the evening — but that is a chance, the others a certainty."""
+    s = start(Config(2), captain=0, hands=[("fwd-fwd", "fwd-back", "back-fwd"), QUIET])
+    holds(s, 0, [("gold", 9)])
+    place(s, 0, 44)
+    place(s, s.gh, 45)
+    s.apply("roll 1-4")
+    s.apply("morning 1")
+    assert [str(a) for a in sound_actions(s, 0) or []] == ["play back-fwd"]

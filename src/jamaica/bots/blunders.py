@@ -36,12 +36,12 @@ from ..rules.data import (
     SPACE_COST,
     SPACE_TYPE,
 )
+from ..rules.holds import load_options
 from .expert import (
     SHORTAGE_2021,
     Ship,
     _classic_fallback,
     _evening_left,
-    _load,
     _options,
     firepower_bonus,
     ship_now,
@@ -55,7 +55,8 @@ Half = tuple[int, int]  # icon, die
 Care = tuple[bool, bool]  # what a plan is judged on: lost battles, fruitless shortages
 STRICT: Final[Care] = (True, True)
 # The judges tried in turn until one passes an answer: the worst case, battles left aside, then
-# the Ghost Ship alone.
+# the Ghost Ship alone (a shortage leaving the ship where it ran short, as the mistake check
+# has it).
 CARES: Final[tuple[Care, ...]] = (STRICT, (False, True), (False, False))
 
 
@@ -95,11 +96,12 @@ def fallbacks(s: State, at: Ship, dest: int) -> list[int]:
 
 
 def landings(
-    s: State, me: int, at: Ship, move: tuple[int, int, int], battles: bool
+    s: State, me: int, at: Ship, move: tuple[int, int, int], battles: bool, falls: bool = True
 ) -> list[tuple[Ship, bool]] | None:
     """Every way a move (destination, crossed the start line, forward) may leave the ship, with
-    whether it ran short: each shortage fall-back, and with `battles` a lost battle's loss of its
-    food or its doubloons. None when the move attacks the Ghost Ship weakly."""
+    whether it ran short: each shortage fall-back (without `falls`: where it ran short), and with
+    `battles` a lost battle's loss of its food or its doubloons. None when the move attacks the
+    Ghost Ship weakly."""
     dest, crossed, forward = move
     _, lap, food, gold, powder = at
     if crossed:
@@ -123,7 +125,7 @@ def landings(
             out.append(((dest, lap, f, g - cost, powder), False))
         else:
             f, g = (0, g) if kind == SEA else (f, 0)
-            fell = fallbacks(s, (dest, lap, f, g, powder), dest)
+            fell = fallbacks(s, (dest, lap, f, g, powder), dest) if falls else [dest]
             out += [((d, lap, f, g, powder), True) for d in fell]
     return out
 
@@ -143,10 +145,11 @@ def sound(
     if at[1] >= 1:
         return sound(s, me, at, rest, start_left, short, care)
     if icon != FORWARD and icon != BACKWARD:
-        return sound(s, me, _load(s, me, at, icon, die)[0], rest, start_left, short, care)
+        loads = _loads(s, me, at, icon, die)
+        return any(sound(s, me, after, rest, start_left, short, care) for after in loads)
     forward = icon == FORWARD
     for dest, crossed in _options(at, die, forward):
-        outs = landings(s, me, at, (dest, int(crossed), int(forward)), battles)
+        outs = landings(s, me, at, (dest, int(crossed), int(forward)), battles, shortages)
         if outs is not None and all(
             sound(s, me, end, rest, start_left, short or ran_short, care) for end, ran_short in outs
         ):
@@ -192,7 +195,7 @@ def sound_actions(s: State, p: int) -> list[Action] | None:
 
         def move(care: Care) -> Callable[[Action], bool]:
             def judge(a: Action) -> bool:
-                outs = landings(s, p, now, by_dest[a - MOVE], care[0])
+                outs = landings(s, p, now, by_dest[a - MOVE], *care)
                 return outs is not None and all(
                     sound(s, p, end, rest, start_left, short, care) for end, short in outs
                 )
@@ -223,9 +226,18 @@ def _loaded(s: State, p: int, at: Ship, hold: int, resource: int, amount: int) -
     space, lap, *cargo = at
     i = p * SLOTS + hold
     for k, kind in enumerate((FOOD, GOLD, GUNPOWDER)):
-        cargo[k] -= s.hn[i] if s.ht[i] == kind else 0
+        cargo[k] = max(0, cargo[k] - (s.hn[i] if s.ht[i] == kind else 0))
         cargo[k] += amount if resource == kind else 0
     return (space, lap, cargo[0], cargo[1], cargo[2])
+
+
+def _loads(s: State, p: int, at: Ship, resource: int, amount: int) -> list[Ship]:
+    """Every way a load may leave the ship, one per hold the player may load into (with every
+    hold full, a hold of another type is emptied first; the holds as they are now)."""
+    options = load_options(s, p, resource)
+    if not options:
+        return [at]  # every hold holds this type: the load is ignored
+    return [_loaded(s, p, at, a - LOAD, resource, amount) for a in options]
 
 
 def mend(s: State, p: int, answer: Action) -> Action:
