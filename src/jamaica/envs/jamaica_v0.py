@@ -132,9 +132,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         s = self.game
         i = int(action)  # type: ignore[arg-type]
         s.apply(ACTIONS[i] if 0 <= i < NUM_PLAYER_ACTIONS else i)  # an Action: checked cheaply
-        rng = self.rng
-        while s.current_player() == CHANCE:
-            s.apply(s.sample_chance(rng))
+        self._chance()
         self._cumulative_rewards[agent] = 0.0
         # Rewards come at the end only: until then `rewards` stays all zeros (set by `reset`)
         # and there is nothing to accumulate.
