@@ -63,7 +63,7 @@ class TableChoice:
     def kind(self, seat: int) -> str:
         if seat < len(self.kinds):
             return self.kinds[seat]
-        return "human" if seat == 0 else "greedy"
+        return "human" if seat == 0 else "medium"  # the web lobby's default level too
 
     def name(self, seat: int) -> str:
         return clean_name(self.names[seat] if seat < len(self.names) else "", seat)
