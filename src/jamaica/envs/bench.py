@@ -9,7 +9,9 @@ interleaved in one process (so a busy machine slows both sides alike).
   and OpenSpiel random-play steps/s with today's clone against a clone that
   deep-copies every attribute (what pyspiel did with the old state's attributes).
 
-`--playthrough` rewrites tests/envs/playthroughs/python_jamaica.txt instead; `--ismcts-game` plays
+`--playthrough` rewrites tests/envs/playthroughs/python_jamaica.txt instead; `--against-commit REV`
+times PettingZoo against the code of an earlier commit in the same process (`bench_versions`);
+`--ismcts-game` plays
 one heads-up game of OpenSpiel's `ISMCTSBot` at 1,000 simulations per move against `greedy` and
 times it (minutes).
 """
@@ -214,6 +216,13 @@ def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
     if "--playthrough" in args:
         write_playthrough()
+        return
+    if "--against-commit" in args:  # the code of an earlier commit, in a git worktree
+        from .bench_versions import compare
+
+        rev = args[args.index("--against-commit") + 1]
+        for name, value in compare(rev).items():
+            print(f"{name:40} {value:12.2f}")
         return
     if "--ismcts-game" in args:  # minutes: not part of the default run
         for name, value in ismcts_game().items():
