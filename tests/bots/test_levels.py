@@ -97,12 +97,19 @@ def test_hard_counts_iterations_and_thinks_most_on_cards(monkeypatch: pytest.Mon
     monkeypatch.setattr("jamaica.bots.ismcts.time.perf_counter", no_clock)
     bot = make_bot("hard", 2)
     assert isinstance(bot, ISMCTSBot)
-    card = _questions(Config(2), 3, {"card"}, 1)[0]
+    card = _questions(Config(4), 3, {"card"}, 1)[0]
     bot.act(card, card.current_player())
     assert bot.last_iterations == bot.iterations == 300
-    move = _questions(Config(2), 3, {"move"}, 1)[0]
+    move = _questions(Config(4), 3, {"move"}, 1)[0]
     bot.act(move, move.current_player())
     assert bot.last_iterations == round(300 * ismcts_module.FOCUS["move"]) < 300
+    # heads-up, an iteration costs about half as much: twice the budget, the same CPU
+    card = _questions(Config(2), 3, {"card"}, 1)[0]
+    bot.act(card, card.current_player())
+    assert bot.last_iterations == bot.heads_up == 600
+    move = _questions(Config(2), 3, {"move"}, 1)[0]
+    bot.act(move, move.current_player())
+    assert bot.last_iterations == round(600 * ismcts_module.FOCUS["move"])
 
 
 def test_the_expert_plans_a_card_whole() -> None:

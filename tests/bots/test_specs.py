@@ -28,6 +28,8 @@ BAD = [
     ("ismcts:iterations=100000000", ["iterations", "1 to 20000"]),
     ("ismcts:iterations=2.5", ["iterations", "an integer"]),
     ("ismcts:iterations=many", ["iterations", "an integer"]),
+    ("ismcts:heads_up=0", ["heads_up", "1 to 20000"]),
+    ("ismcts:heads_up=1.5", ["heads_up", "an integer"]),
     ("ismcts:rollout_rounds=6", ["rollout_rounds", "0 to 5"]),
     ("ismcts:rollout_rounds=-1", ["rollout_rounds", "0 to 5"]),
     ("ismcts:exploration=nan", ["exploration", "0 to 10"]),
@@ -69,6 +71,7 @@ GOOD = [
     ("ismcts", ("ismcts", {})),
     ("ismcts:iterations=1", ("ismcts", {"iterations": 1})),
     ("ismcts:iterations=20000", ("ismcts", {"iterations": 20000})),
+    ("ismcts:iterations=300:heads_up=600", ("ismcts", {"iterations": 300, "heads_up": 600})),
     ("ismcts:seconds=0.01", ("ismcts", {"seconds": 0.01})),
     ("ismcts:seconds=10", ("ismcts", {"seconds": 10.0})),
     (

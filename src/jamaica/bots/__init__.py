@@ -73,6 +73,7 @@ _OPTIONS: Final[dict[str, dict[str, _Option]]] = {
     },
     "ismcts": {
         "iterations": _Option(int, 1, 20_000),
+        "heads_up": _Option(int, 1, 20_000),
         "seconds": _Option(float, 0.01, 10),
         "rollout": _Option(str, choices=("random", "greedy")),
         "rollout_rounds": _Option(int, 0, 5),

@@ -63,7 +63,8 @@ def rewards(s: State, evaluate: Evaluation = heuristics.evaluate) -> list[float]
 
 
 class ISMCTSBot:
-    """ISMCTS with a budget of iterations or seconds per decision."""
+    """ISMCTS with a budget of iterations or seconds per decision; `heads_up`, if given, is the
+    budget of iterations with two players (a cheaper iteration: fewer turns to play)."""
 
     name = "ismcts"
 
@@ -72,6 +73,7 @@ class ISMCTSBot:
         seed: int | None = None,
         iterations: int = 300,
         seconds: float | None = None,
+        heads_up: int | None = None,
         rollout: str = "greedy",
         rollout_rounds: int = 1,
         exploration: float = 0.7,
@@ -83,8 +85,11 @@ class ISMCTSBot:
             raise ValueError(f"knowledge must be 'basic' or 'expert', not {knowledge!r}")
         if iterations < 1 or (seconds is not None and seconds <= 0):
             raise ValueError("the budget must be at least one iteration and a positive time")
+        if heads_up is not None and heads_up < 1:
+            raise ValueError("the heads-up budget must be at least one iteration")
         self.rng = random.Random(seed)
         self.iterations = iterations
+        self.heads_up = heads_up  # the budget when two players sit at the table, if another
         self.seconds = seconds
         self.rollout = rollout
         self.rollout_rounds = rollout_rounds
@@ -105,6 +110,8 @@ class ISMCTSBot:
                 answer = blunders.mend(state, player, answer)  # e.g. a load: not the food due
             return answer
         budget = self.iterations
+        if self.heads_up is not None and state.n == 2:
+            budget = self.heads_up  # two players' turns to play: an iteration costs about half
         self._root_legal = None
         if self.knowledge == "expert":
             budget = max(16, round(budget * FOCUS[kind]))
