@@ -16,12 +16,10 @@ import subprocess
 import sys
 import tempfile
 import timeit
-from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
-from typing import Any
 
-import numpy as np
+from .bench import _random_steps
 
 _HERE = Path(__file__).resolve().parents[3]  # the checkout: src/jamaica/envs/ → ../../..
 
@@ -40,18 +38,6 @@ def _isolated_import(src: Path) -> ModuleType:
             del sys.modules[m]
         sys.modules.update(ours)
     return module
-
-
-def _random_steps(env: Any, steps: int, rng: random.Random) -> Callable[[], None]:
-    def run() -> None:
-        for _ in range(steps):
-            if all(env.terminations.values()):
-                env.reset()
-            obs = env.observe(env.agent_selection)
-            legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[int(rng.random() * len(legal))]))
-
-    return run
 
 
 def compare(rev: str, seed: int = 1, chunks: int = 15, steps: int = 2000) -> dict[str, float]:
