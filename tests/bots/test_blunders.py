@@ -92,3 +92,20 @@ def test_with_nothing_sound_the_ghost_ship_is_still_avoided_where_a_card_can() -
     s.apply("roll 1-4")
     s.apply("morning 1")
     assert [str(a) for a in sound_actions(s, 0) or []] == ["play back-fwd"]
+
+
+def test_the_evening_move_is_judged_from_where_the_turn_began() -> None:
+    """Seen in a `hard` game: on space 18 with 2 food, back-fwd with dice 1 and 4. The morning
+    pays the 2 food of sea space 17; the evening's forward 4 offers space 21 or sea space 27
+    (4 food, short), whose port face of the shortage die falls back to 18 — no further along than
+    the turn began, though ahead of 17 where the evening question is asked."""
+    s = start(Config(2), captain=0, hands=[("back-fwd", "gold-gold", "gun-gold"), QUIET])
+    holds(s, 0, [("food", 2), ("gold", 9)])
+    place(s, 0, 18)
+    place(s, s.gh, 40)
+    round_(s, (1, 4), 1, {0: "back-fwd", 1: "gun-gold"})
+    while s.current_player() != 0 or s.decision_kind() != "move" or len(s.legal) < 2:
+        s.apply(s.legal_actions()[0])
+    assert s.pos[0] == 17 and sorted(a - MOVE for a in s.legal_actions()) == [21, 27]
+    assert [a - MOVE for a in sound_actions(s, 0) or []] == [21]
+    assert make_bot("hard", 1).act(s, 0) - MOVE == 21

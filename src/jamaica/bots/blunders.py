@@ -28,6 +28,7 @@ from ..rules.data import (
     GOLD,
     GUNPOWDER,
     LADY_BETH,
+    NUM_SPACES,
     PORT,
     PORT_ROYAL,
     SABRE,
@@ -37,6 +38,7 @@ from ..rules.data import (
     SPACE_TYPE,
 )
 from ..rules.holds import load_options
+from ..rules.progress import EVENING_HALF, resolving
 from .expert import (
     SHORTAGE_2021,
     Ship,
@@ -157,6 +159,38 @@ def sound(
     return False
 
 
+def turn_starts(s: State, p: int, now: Ship) -> list[tuple[int, bool]]:
+    """Where `p`'s turn may have begun (moves from the finish) and whether its morning ran short:
+    the ship as it is, unless `p` plays the evening half of a card whose morning moved it. The
+    rules keep no record of it, so it is read back from the morning's move: every space from
+    which that move ends where the ship is, or, when none does, every space from which it ends
+    where a shortage falls back to the ship's space (its food or its doubloons all paid)."""
+    here = [(moves_left(now[0], now[1]), False)]
+    r = resolving(s)
+    if r is None or r.ship != p or r.half != EVENING_HALF or r.card < 0:
+        return here
+    icon = CARDS[r.card][0]
+    if icon != FORWARD and icon != BACKWARD:
+        return here
+    forward = icon == FORWARD
+    space, lap, food, gold, _ = now
+    direct: set[tuple[int, bool]] = set()
+    short: set[tuple[int, bool]] = set()
+    for lap0 in (-1, 0):
+        for x in range(NUM_SPACES):
+            for dest, crossed in _options((x, lap0, 0, 0, 0), s.morning, forward):
+                if lap0 + ((1 if forward else -1) if crossed else 0) != lap:
+                    continue
+                left = moves_left(x, lap0)
+                if dest == space:
+                    direct.add((left, False))
+                kind = SPACE_TYPE[dest]
+                emptied = (kind == SEA and food == 0) or (kind == PORT and gold == 0)
+                if emptied and dest != PORT_ROYAL and space in fallbacks(s, now, dest):
+                    short.add((left, True))
+    return sorted(direct or short) or here
+
+
 def _first_sound(legal: list[Action], judges: Sequence[Callable[[Action], bool]]) -> list[Action]:
     """The answers the first judge that passes any keeps (all of them: nothing kept out)."""
     for judge in judges:
@@ -192,12 +226,15 @@ def sound_actions(s: State, p: int) -> list[Action] | None:
         by_dest = {o[0]: o for o in options}
         evening = _evening_left(s, p)
         rest = () if evening is None else (evening,)
+        starts = turn_starts(s, p, now)  # the evening: where the morning may have begun
 
         def move(care: Care) -> Callable[[Action], bool]:
             def judge(a: Action) -> bool:
                 outs = landings(s, p, now, by_dest[a - MOVE], *care)
                 return outs is not None and all(
-                    sound(s, p, end, rest, start_left, short, care) for end, short in outs
+                    sound(s, p, end, rest, left, was_short or short, care)
+                    for end, short in outs
+                    for left, was_short in starts
                 )
 
             return judge
