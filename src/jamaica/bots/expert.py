@@ -13,7 +13,7 @@ public class.
 from __future__ import annotations
 
 import random
-from functools import cache
+from functools import cache, lru_cache
 from typing import Final
 
 from ..rules import Action, State
@@ -115,6 +115,7 @@ def needs(space: int, lap: int) -> tuple[float, float]:
     return LANDINGS * food, LANDINGS * gold
 
 
+@lru_cache(maxsize=1 << 16)  # a pure function of small numbers, asked again and again in search
 def supplies(space: int, lap: int, food: int, gold: int, powder: int) -> float:
     """What a ship's food, doubloons and gunpowder are worth where it is: doubloons score, food
     and gunpowder count for what they will pay or fight for, and running short costs."""
@@ -128,6 +129,7 @@ def supplies(space: int, lap: int, food: int, gold: int, powder: int) -> float:
     return v + POWDER_VALUE[min(powder, 8)]
 
 
+@lru_cache(maxsize=1 << 10)
 def position_value(space: int, lap: int) -> float:
     """Progress, valued evenly from −5 at the start to 15 at the finish."""
     if lap >= 1:
@@ -151,6 +153,7 @@ def _score_at(m: float) -> float:
     return lo + (hi - lo) * (m - i)
 
 
+@lru_cache(maxsize=1 << 14)
 def projected_value(m: int, leader: int) -> float:
     """A ship `m` moves from the finish, when the leading ship is `leader` moves from it: its
     position score when the leader finishes (the game's end), at a pace slower, equal to or
@@ -271,7 +274,7 @@ def _land(s: State, me: int, at: Ship, dest: int, crossed: int, forward: int) ->
     if lap >= 1:
         return (PORT_ROYAL, 1, food, gold, powder), 3.0  # finished: the game ends this round
     extra = 0.0
-    if dest != PORT_ROYAL:
+    if dest != PORT_ROYAL and dest in s.pos:  # `in` first: a ship there is the rare case
         foes = [k for k in range(s.ns) if k != me and s.pos[k] == dest]
         if foes:
             extra += max(battle_value(s, me, k, powder) for k in foes)
@@ -301,11 +304,19 @@ def _shortage(s: State, at: Ship, extra: float) -> tuple[Ship, float]:
     if s.classic:
         dest = _classic_fallback(space, food, gold)
         return (dest, lap, food, gold, powder), extra - 0.5 + position_value(dest, lap) - here
+    likely, expected, likely_value = _fallback_2021(space, lap)
+    # the plan goes on from the likeliest space; the value counts the expected fall-back
+    return (likely, lap, food, gold, powder), extra - 0.5 + expected - likely_value
+
+
+@lru_cache(maxsize=1 << 10)
+def _fallback_2021(space: int, lap: int) -> tuple[int, float, float]:
+    """A 2021 shortage on `space`: the likeliest fall-back, the expected position value after
+    the shortage die and the likeliest space's value."""
     outcomes = SHORTAGE_2021[space]
     expected = sum(p * position_value(d, lap) for d, p in outcomes)
     likely = max(outcomes, key=lambda o: (o[1], -o[0]))[0]
-    # the plan goes on from the likeliest space; the value counts the expected fall-back
-    return (likely, lap, food, gold, powder), extra - 0.5 + expected - position_value(likely, lap)
+    return likely, expected, position_value(likely, lap)
 
 
 def _classic_fallback(space: int, food: int, gold: int) -> int:
@@ -337,7 +348,7 @@ def _options(at: Ship, die: int, forward: bool) -> tuple[tuple[int, bool], ...]:
 def _load(s: State, me: int, at: Ship, kind: int, die: int) -> tuple[Ship, float]:
     space, lap, food, gold, powder = at
     base = me * SLOTS
-    free = any(s.ht[base + h] == 0 for h in range(5)) or s.pw[HOLD6] == me
+    free = 0 in s.ht[base : base + 5] or s.pw[HOLD6] == me
     cost = 0.0 if free else 0.6  # a hold emptied to make room
     if kind == FOOD:
         food += die

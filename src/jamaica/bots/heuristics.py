@@ -67,7 +67,12 @@ LAIR_BONUS: Final = 1.8  # an untaken treasure token: a card worth about this on
 
 def holds_of(s: State, ship: int, kind: int) -> int:
     base = ship * SLOTS
-    return sum(s.hn[i] for i in range(base, base + SLOTS) if s.ht[i] == kind)
+    ht, hn = s.ht, s.hn
+    total = 0
+    for i in range(base, base + SLOTS):  # a loop, not sum() over a generator: a hot spot
+        if ht[i] == kind:
+            total += hn[i]
+    return total
 
 
 def treasure_value(s: State, ship: int, me: int) -> float:
