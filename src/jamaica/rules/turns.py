@@ -18,7 +18,7 @@ from .actions import (
     TREASURE,
     Action,
 )
-from .board import MOVES_BACKWARD, MOVES_FORWARD_BEHIND, MOVES_FORWARD_RACE, moves_left
+from .board import MOVES_BACKWARD, MOVES_FORWARD_BEHIND, MOVES_FORWARD_RACE, Dest, moves_left
 from .data import (
     BACKWARD,
     CARDS,
@@ -110,6 +110,16 @@ MOVE_ACTIONS = ACTIONS[MOVE:]
 CARD_BITS = tuple((1 << c, c) for c in range(NUM_CARDS))
 
 
+def _per_mask(actions: tuple[Action, ...]) -> tuple[tuple[Action, ...], ...]:
+    """For every set of cards (a bit mask), the answers naming its cards."""
+    return tuple(
+        tuple(actions[c] for bit, c in CARD_BITS if m & bit) for m in range(1 << NUM_CARDS)
+    )
+
+
+_PLAYS, _DRAWS = _per_mask(PLAY_ACTIONS), _per_mask(DRAW_ACTIONS)  # choose a card, draw one
+
+
 def encode_card(ttype: int, klass: int, knowers: int) -> int:
     """A face-down treasure card: its type, what the public knows of it, who knows its value."""
     return ttype | (klass << 4) | (knowers << 6)
@@ -180,7 +190,7 @@ def _dice_order(s: State, ctx: tuple[Any, ...], a: Action) -> None:
 def _choose(s: State, t: Task) -> None:
     p = t[1]
     hand = s.hand[p]
-    ask(s, K_PLAY, p, (p,), [PLAY_ACTIONS[c] for bit, c in CARD_BITS if hand & bit])
+    ask(s, K_PLAY, p, (p,), list(_PLAYS[hand]))
 
 
 @decision(K_PLAY)
@@ -226,19 +236,42 @@ def _action(s: State, t: Task) -> None:
         s.stack.append((T_LOAD, p, icon, die, p))
 
 
-def move_options(s: State, ship: int, die: int, forward: bool) -> list[tuple[int, int, int]]:
+Option = tuple[int, int, int]  # (destination, crossed the start line, forward)
+MoveChoice = tuple[tuple[Option, ...], tuple[Action, ...]]  # a move's options and answers
+
+
+MoveTable = tuple[tuple[tuple[Dest, ...], ...], ...]  # board.MOVES_*[space][die]
+
+
+def _choices(table: MoveTable, way: int) -> tuple[tuple[MoveChoice, ...], ...]:
+    """Per space and die, a move's options and their answers, made once."""
+    out = []
+    for by_space in table:
+        row = []
+        for by_die in by_space:
+            options = tuple((dest, int(crossed), way) for dest, crossed in by_die)
+            row.append((options, tuple(MOVE_ACTIONS[o[0]] for o in options)))
+        out.append(tuple(row))
+    return tuple(out)
+
+
+_RACE, _BEHIND, _BACK = (_choices(MOVES_FORWARD_RACE, 1), _choices(MOVES_FORWARD_BEHIND, 1),
+                         _choices(MOVES_BACKWARD, 0))  # fmt: skip
+
+
+def _move_choices(s: State, ship: int, die: int, forward: bool) -> MoveChoice:
+    table = (_RACE if s.lap[ship] == 0 else _BEHIND) if forward else _BACK
+    return table[s.pos[ship]][die]
+
+
+def move_options(s: State, ship: int, die: int, forward: bool) -> list[Option]:
     """(destination, crossed the start line, forward) for each distinct destination (R2)."""
-    if forward:
-        table = MOVES_FORWARD_RACE if s.lap[ship] == 0 else MOVES_FORWARD_BEHIND
-    else:
-        table = MOVES_BACKWARD
-    way = int(forward)
-    return [(dest, int(crossed), way) for dest, crossed in table[s.pos[ship]][die]]
+    return list(_move_choices(s, ship, die, forward)[0])
 
 
 def ask_move(s: State, ship: int, decider: int, die: int, forward: bool, mode: int) -> None:
-    options = tuple(move_options(s, ship, die, forward))
-    ask(s, K_MOVE, decider, (ship, mode, options), [MOVE_ACTIONS[o[0]] for o in options])
+    options, answers = _move_choices(s, ship, die, forward)
+    ask(s, K_MOVE, decider, (ship, mode, options), list(answers))
 
 
 @decision(K_MOVE)
@@ -271,8 +304,8 @@ def _arrive(s: State, t: Task) -> None:
     space = s.pos[ship]
     if space != PORT_ROYAL:
         pos = s.pos
-        foes = [k for k in range(s.ns) if k != ship and pos[k] == space]
-        if foes:
+        if pos.count(space) > 1:  # another ship there (this one is): the rare case
+            foes = [k for k in range(s.ns) if k != ship and pos[k] == space]
             s.stack.append((T_SETTLE, ship, mode))
             decider = s.cap if ship == s.gh else ship
             ask(s, K_ATTACK, decider, (ship, tuple(foes)), [ACTIONS[ATTACK + k] for k in foes])
@@ -383,7 +416,7 @@ def _draw(s: State, t: Task) -> None:
         s.kh[p] = s.hand[p]  # the whole hand is known now: every other card was in the discard
         ev(s, s.all, E_RESHUFFLE, p)
     pile = s.drawp[p]
-    chance(s, C_DRAW, (p,), [DRAW_ACTIONS[c] for bit, c in CARD_BITS if pile & bit], None)
+    chance(s, C_DRAW, (p,), list(_DRAWS[pile]), None)
 
 
 @decision(C_DRAW)
