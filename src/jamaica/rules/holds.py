@@ -29,7 +29,11 @@ def slot_count(s: State, ship: int) -> int:
 def total(s: State, ship: int, resource: int) -> int:
     base = ship * SLOTS
     ht, hn = s.ht, s.hn
-    return sum(hn[i] for i in range(base, base + slot_count(s, ship)) if ht[i] == resource)
+    have = 0
+    for i in range(base, base + (SLOTS if s.pw[HOLD6] == ship else HOLDS)):  # a hot spot: a loop
+        if ht[i] == resource:
+            have += hn[i]
+    return have
 
 
 def empty_all(s: State, ship: int, resource: int) -> int:

@@ -278,7 +278,10 @@ def ask_move(s: State, ship: int, decider: int, die: int, forward: bool, mode: i
 def _moved(s: State, ctx: tuple[Any, ...], a: Action) -> None:
     ship, mode, options = ctx
     dest = a - MOVE
-    _, crossed, forward = next(o for o in options if o[0] == dest)
+    for option in options:
+        if option[0] == dest:
+            _, crossed, forward = option
+            break
     start = s.pos[ship]
     s.pos[ship] = dest
     if mode >= M_FALLBACK_2021:
