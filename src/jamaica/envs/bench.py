@@ -11,9 +11,8 @@ interleaved in one process (so a busy machine slows both sides alike).
 
 `--playthrough` rewrites tests/envs/playthroughs/python_jamaica.txt instead; `--against-commit REV`
 times PettingZoo against the code of an earlier commit in the same process (`bench_versions`);
-`--ismcts-game` plays
-one heads-up game of OpenSpiel's `ISMCTSBot` at 1,000 simulations per move against `greedy` and
-times it (minutes).
+`--ismcts-game` plays one heads-up game of OpenSpiel's `ISMCTSBot` at 1,000 simulations per move
+against `greedy` and times it (minutes).
 """
 
 from __future__ import annotations
@@ -220,7 +219,10 @@ def main(argv: list[str] | None = None) -> None:
     if "--against-commit" in args:  # the code of an earlier commit, in a git worktree
         from .bench_versions import compare
 
-        rev = args[args.index("--against-commit") + 1]
+        at = args.index("--against-commit") + 1
+        if at >= len(args):
+            sys.exit("--against-commit needs a commit, e.g. --against-commit 1fe44fe")
+        rev = args[at]
         for name, value in compare(rev).items():
             print(f"{name:40} {value:12.2f}")
         return
