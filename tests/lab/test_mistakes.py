@@ -15,14 +15,18 @@ from ..rules.helpers import holds, place, round_, start
 QUIET = ("gun-gold", "gold-gold", "food-gun")
 
 
-def _finish_round(s: State, seed: int = 1) -> None:
-    """Play on (first legal answers, chance from a seeded draw) until the next round's dice."""
+def _finish_round(s: State, seed: int = 1, prefer: str = "") -> None:
+    """Play on (the answer `prefer` where it is legal, else the first legal answer; chance from a
+    seeded draw) until the next round's dice."""
     rng = random.Random(seed)
     for _ in range(500):
         if s.is_terminal() or (s.current_player() == CHANCE and s.decision_kind() == "roll_dice"):
             return
         who = s.current_player()
-        s.apply(s.sample_chance(rng) if who == CHANCE else s.legal_actions()[0])
+        if who == CHANCE:
+            s.apply(s.sample_chance(rng))
+        else:
+            s.apply(prefer if prefer in [str(a) for a in s.legal] else s.legal_actions()[0])
 
 
 def _played(hand: tuple[str, ...], card: str, cargo: list[tuple[str, int]],
@@ -98,13 +102,15 @@ def test_a_whole_game_is_checked_for_every_turn() -> None:
 
 def test_a_shortage_that_gains_nothing_is_fruitless() -> None:
     """On space 12 with no food: forward 1 to space 15 (3 food) runs short, and back 2 in the
-    evening leaves the ship behind where it started, whatever the shortage die says."""
+    evening leaves the ship behind where it started with nothing found (the seeded shortage die
+    leaves it on space 15, and the evening goes to space 13, not to the lair on space 11)."""
     s = start(Config(2), captain=0, hands=[("fwd-back", "gold-gold", "gun-gold"), QUIET])
     holds(s, 0, [("gold", 3)])
     place(s, 0, 12)
     before = s.clone()
     round_(s, (1, 2), 1, {0: "fwd-back", 1: "gun-gold"})
-    _finish_round(s)
+    _finish_round(s, seed=2, prefer="move 13")
+    assert s.pos[0] == 13 and not s.fd[0]
     found = check(before, s.history[len(before.history) :], 0)
     assert found.avoidable_shortages == 1 and found.fruitless_shortages == 1
     assert found.total == 1
@@ -133,3 +139,28 @@ def test_a_card_avoids_a_shortage_only_if_it_does_not_attack_the_ghost_ship_weak
     assert not shortage_free(s, 0, CARD_NAMES.index("fwd-gun"), 1, 2)
     holds(s, 0, [("food", 2), ("gold", 3), ("powder", 8)])
     assert shortage_free(s, 0, CARD_NAMES.index("fwd-gun"), 1, 2)
+
+
+def test_a_shortage_on_a_turn_that_found_a_treasure_is_not_fruitless() -> None:
+    """On space 8 with no food: forward 1 onto the lair on space 9 (a treasure), then back 2 to
+    space 7 (2 food) runs short and ends the turn behind where it started — but it gained a
+    treasure, so it is avoidable (gold-gold runs no risk) and not fruitless."""
+    s = start(Config(2), captain=0, hands=[("fwd-back", "gold-gold", "gun-gold"), QUIET])
+    holds(s, 0, [("gold", 3)])
+    place(s, 0, 8)
+    before = s.clone()
+    round_(s, (1, 2), 1, {0: "fwd-back", 1: "gun-gold"})
+    _finish_round(s)
+    assert s.moves_left(0) > before.moves_left(0) and len(s.fd[0]) + s.pw.count(0) == 1
+    found = check(before, s.history[len(before.history) :], 0)
+    assert found.avoidable_shortages == 1 and found.fruitless_shortages == 0 and found.total == 0
+
+
+def test_the_rounds_of_the_mistakes_are_listed() -> None:
+    s = start(Config(2), captain=0, hands=[("fwd-back", "gold-gold", "gun-gold"), QUIET])
+    holds(s, 0, [("gold", 3)])
+    place(s, 0, 12)
+    before = s.clone()
+    round_(s, (1, 2), 1, {0: "fwd-back", 1: "gun-gold"})
+    _finish_round(s, seed=2, prefer="move 13")
+    assert check(before, s.history[len(before.history) :], 0).rounds == (before.rnd,)

@@ -6,9 +6,10 @@ A check that does not trust any bot's judgement, only the rules:
   (when they chose their card), played with the round's dice, had a plan without any shortage —
   both from the holds they had as they chose it (what they knew) and from those they had as
   their turn began (what would really have happened), battles left aside, and without attacking
-  the Ghost Ship weakly; it is **fruitless** when the turn also left the ship no further along
-  the race than it started (in the 2021 edition a shortage's fall-back is never paid, so running
-  short can be a sound way forward; the fruitless ones never are);
+  the Ghost Ship weakly; it is **fruitless** when the turn also gained nothing: it left the ship
+  no further along the race than it started, found no treasure and won no battle (in the 2021
+  edition a shortage's fall-back is never paid, so running short can be a sound way forward, or
+  a way to a lair; the fruitless ones never are);
 - **weak Ghost Ship attacks**: the player's own move ended on the Ghost Ship's space and it
   fought it with less than an even chance, even spending all of its gunpowder (the Ghost Ship
   rolls with Lady Beth's +2), although a card in their hand had a way to play that never did.
@@ -48,13 +49,16 @@ from ..rules.data import (
 from ..rules.events import (
     E_BATTLE,
     E_DUMP,
+    E_FACE_DOWN,
     E_FALLBACK,
     E_GAME_END,
     E_LOAD,
     E_MOVE,
+    E_POWER,
     E_REVEAL,
     E_ROUND,
     E_SHORTAGE,
+    E_WIN,
 )
 
 EVEN: float = 0.5  # an attack on the Ghost Ship with less than this chance is a mistake
@@ -67,9 +71,10 @@ class Mistakes:
     turns: int = 0
     shortage_turns: int = 0  # turns with at least one shortage of this player
     avoidable_shortages: int = 0  # ... that a card in hand would have avoided
-    fruitless_shortages: int = 0  # ... and that left the ship no further along than it started
+    fruitless_shortages: int = 0  # ... and that gained nothing: no ground, treasure or battle won
     ghost_attacks: int = 0  # battles this player started against the Ghost Ship by its own move
     weak_ghost_attacks: int = 0  # ... with less than an even chance
+    rounds: tuple[int, ...] = ()  # the round of each plain mistake (fruitless or weak), in order
 
     def __add__(self, other: Mistakes) -> Mistakes:
         return Mistakes(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))
@@ -196,10 +201,11 @@ def check(start: State, actions: Sequence[int], player: int) -> Mistakes:
     chosen_at = start  # the state as they chose it (what they knew then)
     at_turn: State | None = None  # the state as `player`'s turn began
     short = False
+    gained = False  # the turn found a treasure or won a battle
     space, lap = 0, 0  # where the ship is, followed through the turn's moves
 
     def turn_over() -> None:
-        nonlocal at_turn, short
+        nonlocal at_turn, short, gained
         if at_turn is None:
             return
         out.turns += 1
@@ -212,9 +218,10 @@ def check(start: State, actions: Sequence[int], player: int) -> Mistakes:
                 for c in _cards(hand)
             ):
                 out.avoidable_shortages += 1
-                if moves_left(space, lap) >= at_turn.moves_left(player):
+                if not gained and moves_left(space, lap) >= at_turn.moves_left(player):
                     out.fruitless_shortages += 1
-        at_turn, short = None, False
+                    out.rounds += (at_turn.rnd,)
+        at_turn, short, gained = None, False, False
 
     own_move = False  # the player's last movement was its own move (not a shortage's fall-back)
     for a in actions:
@@ -236,6 +243,8 @@ def check(start: State, actions: Sequence[int], player: int) -> Mistakes:
                 continue
             elif code == E_SHORTAGE and at_turn is not None:
                 short = True
+            elif (code == E_FACE_DOWN or code == E_POWER or code == E_WIN) and at_turn is not None:
+                gained = True
             elif code == E_MOVE or code == E_FALLBACK:
                 own_move = code == E_MOVE
                 space = e[4]
@@ -250,7 +259,9 @@ def check(start: State, actions: Sequence[int], player: int) -> Mistakes:
                 dice = chosen_at.morning, chosen_at.evening
                 avoidable = any(ghost_free(chosen_at, player, c, *dice) for c in _cards(hand))
                 weak = ghost_odds(before, player, powder) < EVEN
-                out.weak_ghost_attacks += int(avoidable and weak)
+                if avoidable and weak:
+                    out.weak_ghost_attacks += 1
+                    out.rounds += (s.rnd,)
     turn_over()
     return out
 
@@ -264,9 +275,9 @@ def check_state(s: State, player: int) -> Mistakes:
 Job = tuple[int, Config, tuple[str, ...], str]
 
 
-def play_and_check(job: Job) -> tuple[float, Mistakes]:
+def play_and_check(job: Job) -> tuple[float, Mistakes, int]:
     """Play one game (chance and bots seeded from `seed`); the win share of the seats played by
-    `watched`, and their mistakes."""
+    `watched`, their mistakes, and the game's seed."""
     from ..bots import make_bot
     from ..rules import play_game
 
@@ -279,15 +290,19 @@ def play_and_check(job: Job) -> tuple[float, Mistakes]:
         if spec == watched:
             share += 1.0 / len(record.winners) if seat in record.winners else 0.0
             found = found + check_game(config, record.actions, seat)
-    return share, found
+    return share, found, seed
 
 
-def _run(jobs: Sequence[Job], workers: int) -> Iterator[tuple[float, Mistakes]]:
+def _run(jobs: Sequence[Job], workers: int) -> Iterator[tuple[float, Mistakes, int]]:
     if workers <= 1:
         yield from map(play_and_check, jobs)
         return
     with multiprocessing.get_context("spawn").Pool(workers) as pool:
         yield from pool.imap_unordered(play_and_check, jobs, chunksize=1)
+
+
+def _seats(jobs: Sequence[Job], seed: int) -> tuple[str, ...]:
+    return next(job[2] for job in jobs if job[0] == seed)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -315,11 +330,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         jobs.append((game_seed(ns.seed, g), config, seats, ns.bot))
     wins = 0.0
     total = Mistakes()
-    for done, (share, found) in enumerate(_run(jobs, ns.workers), 1):
+    for done, (share, found, seed) in enumerate(_run(jobs, ns.workers), 1):
         wins += share
         total = total + found
+        if found.rounds:
+            rounds = ", ".join(str(r) for r in found.rounds)
+            print(f"game seed {seed} ({', '.join(_seats(jobs, seed))}): {found.total} mistake(s) "
+                  f"of {ns.bot}, round {rounds}", flush=True)  # fmt: skip
         if done % 10 == 0 or done == ns.games:
-            print(f"{done}/{ns.games} games: {ns.bot} won {wins:g}; {total}", flush=True)
+            print(f"{done}/{ns.games} games: {ns.bot} won {wins:g}; {total.total} mistakes "
+                  f"({total.fruitless_shortages} fruitless shortages, {total.weak_ghost_attacks} "
+                  f"weak Ghost Ship attacks)", flush=True)  # fmt: skip
     lo, hi = wilson(wins, ns.games)
     print(f"{ns.bot} vs {n - 1} x {ns.against}, {ns.games} games, seed {ns.seed}: "
           f"won {wins:g} ({wins / ns.games:.1%}, 95% CI {lo:.1%}–{hi:.1%})")  # fmt: skip
