@@ -10,7 +10,7 @@ from jamaica.bots import make_bot
 from jamaica.lab.mistakes import Mistakes, check, check_state, ghost_odds, shortage_free
 from jamaica.rules.data import CARD_NAMES
 
-from ..rules.helpers import holds, place, round_, start
+from ..rules.helpers import holds, place, round_, start, texts, total
 
 QUIET = ("gun-gold", "gold-gold", "food-gun")
 
@@ -164,3 +164,25 @@ def test_the_rounds_of_the_mistakes_are_listed() -> None:
     round_(s, (1, 2), 1, {0: "fwd-back", 1: "gun-gold"})
     _finish_round(s, seed=2, prefer="move 13")
     assert check(before, s.history[len(before.history) :], 0).rounds == (before.rnd,)
+
+
+def test_the_turn_is_judged_from_the_holds_a_rivals_battle_left() -> None:
+    """Mary, the Captain, sails onto Anne (space 6), wins and takes her food; Anne's card is
+    revealed in the same step. With no food, every card in Anne's hand runs short: nothing was
+    avoidable from where her turn really began (with the food, two of them were safe)."""
+    hand = ("gold-fwd", "back-fwd", "fwd-back")
+    s = start(Config(2), captain=1, hands=[hand, ("fwd-gun", "gun-gold", "gold-gold")])
+    place(s, 0, 6)
+    place(s, 1, 3)
+    holds(s, 0, [("food", 3)])
+    holds(s, 1, [("gold", 6)])  # Mary pays for space 6 (a 5-doubloon port)
+    before = s.clone()
+    assert shortage_free(s, 0, CARD_NAMES.index("gold-fwd"), 3, 2)
+    round_(s, (3, 2), 3, {0: "gold-fwd", 1: "fwd-gun"})
+    for answer in ("die 10", "die 2", "take 0"):
+        s.apply(answer)
+    assert "Anne Bonny reveals Doubloons / Forward." in texts(s)  # in the step of the spoils
+    assert total(s, 0, "food") == 0
+    _finish_round(s, prefer="move 8")
+    found = check(before, s.history[len(before.history) :], 0)
+    assert found.shortage_turns == 1 and found.avoidable_shortages == 0

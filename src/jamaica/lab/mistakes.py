@@ -5,7 +5,7 @@ A check that does not trust any bot's judgement, only the rules:
 - **avoidable shortages**: a turn of the player that had a shortage although a card in their hand
   (when they chose their card), played with the round's dice, had a plan without any shortage —
   both from the holds they had as they chose it (what they knew) and from those they had as
-  their turn began (what would really have happened), battles left aside, and without attacking
+  their card was revealed (what would really have happened), battles left aside, and without attacking
   the Ghost Ship weakly; it is **fruitless** when the turn also gained nothing: it left the ship
   no further along the race than it started, found no treasure and won no battle (in the 2021
   edition a shortage's fall-back is never paid, so running short can be a sound way forward, or
@@ -193,13 +193,29 @@ def check_game(config: Config, actions: Sequence[int], player: int) -> Mistakes:
     return check(new_game(config, log=True), actions, player)
 
 
+class _TurnStarts(list[tuple[int, ...]]):
+    """The replay's event log, noting the state as `player`'s card is revealed: its turn begins
+    there, after whatever the same step did before (a rival's battle, say, that took a hold)."""
+
+    def __init__(self, s: State, player: int) -> None:
+        super().__init__(s.events or [])
+        self.s, self.player = s, player
+        self.at: State | None = None
+
+    def append(self, event: tuple[int, ...]) -> None:
+        super().append(event)
+        if event[1] == E_REVEAL and event[2] == self.player:
+            self.at = self.s.clone(log=False)
+
+
 def check(start: State, actions: Sequence[int], player: int) -> Mistakes:
     """Play `actions` on from `start` (left unchanged) and count `player`'s mistakes."""
     s = start.clone(log=True)
+    log = s.events = _TurnStarts(s, player)
     out = Mistakes()
     hand = 0  # the hand `player` chose their card from this round
     chosen_at = start  # the state as they chose it (what they knew then)
-    at_turn: State | None = None  # the state as `player`'s turn began
+    at_turn: State | None = None  # the state as `player`'s turn began (its card revealed)
     short = False
     gained = False  # the turn found a treasure or won a battle
     space, lap = 0, 0  # where the ship is, followed through the turn's moves
@@ -228,17 +244,17 @@ def check(start: State, actions: Sequence[int], player: int) -> Mistakes:
         if s.current_player() == player and s.decision_kind() == "card":
             hand = s.hand[player] | (1 << (a - PLAY))
             chosen_at = s.clone(log=False)
-        before = s.clone(log=False)  # the player's holds as their turn begins, if it does now
+        before = s.clone(log=False)
         powder = _held(before, player, GUNPOWDER)  # followed through this step's events
-        seen = len(s.events or [])
+        seen = len(log)
         s.apply(a)
-        for e in (s.events or [])[seen:]:
+        for e in log[seen:]:
             code = e[1]
             if code == E_REVEAL or code == E_ROUND or code == E_GAME_END:
                 turn_over()
-                if code == E_REVEAL and e[2] == player:
-                    at_turn = before
-                    space, lap = before.pos[player], before.lap[player]
+                if code == E_REVEAL and e[2] == player and log.at is not None:
+                    at_turn = log.at
+                    space, lap = at_turn.pos[player], at_turn.lap[player]
             elif e[2] != player:
                 continue
             elif code == E_SHORTAGE and at_turn is not None:
