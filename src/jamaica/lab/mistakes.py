@@ -5,11 +5,11 @@ A check that does not trust any bot's judgement, only the rules:
 - **avoidable shortages**: a turn of the player that had a shortage although a card in their hand
   (when they chose their card), played with the round's dice, had a plan without any shortage —
   both from the holds they had as they chose it (what they knew) and from those they had as
-  their card was revealed (what would really have happened), battles left aside, and without attacking
-  the Ghost Ship weakly; it is **fruitless** when the turn also gained nothing: it left the ship
-  no further along the race than it started, found no treasure and won no battle (in the 2021
-  edition a shortage's fall-back is never paid, so running short can be a sound way forward, or
-  a way to a lair; the fruitless ones never are);
+  their card was revealed (what would really have happened), battles left aside, and without
+  attacking the Ghost Ship weakly; it is **fruitless** when the turn also gained nothing: it
+  left the ship no further along the race than it started, found no treasure and won no battle
+  (in the 2021 edition a shortage's fall-back is never paid, so running short can be a sound
+  way forward, or a way to a lair; the fruitless ones never are);
 - **weak Ghost Ship attacks**: the player's own move ended on the Ghost Ship's space and it
   fought it with less than an even chance, even spending all of its gunpowder (the Ghost Ship
   rolls with Lady Beth's +2), although a card in their hand had a way to play that never did.
