@@ -224,6 +224,7 @@ _PLAYER_AT: Final = SHIP_LAYOUT["hand_size"].start
 
 
 _ZEROS: dict[int, bytes] = {}
+_FLOAT32: Final = np.dtype(np.float32)  # a dtype object: `frombuffer` looks a name up each call
 _LAIRS: dict[int, array[float]] = {}
 
 
@@ -345,7 +346,7 @@ def encode(
     if over:
         for ship, sc in enumerate(s.scores()):
             v[o_scores + seat[ship]] = sc.total / 50
-    vector = np.frombuffer(v, dtype=np.float32)
+    vector = np.frombuffer(v, _FLOAT32)
     if out is None:
         return vector
     out[:] = vector

@@ -23,7 +23,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 from gymnasium import spaces
@@ -35,6 +35,8 @@ from ..rules.actions import ACTIONS, NUM_PLAYER_ACTIONS
 from . import vocabulary
 from .encoding import encode, observation_size
 from .seeding import EpisodeSeeds
+
+_INT8: Final = np.dtype(np.int8)
 
 
 def ansi(state: State) -> str:
@@ -122,7 +124,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         if s.current_player() == p:  # never at the end (TERMINAL is no player)
             for a in s.legal:
                 mask[a] = 1
-        return {"observation": encode(s, p), "action_mask": np.frombuffer(mask, np.int8)}
+        return {"observation": encode(s, p), "action_mask": np.frombuffer(mask, _INT8)}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
