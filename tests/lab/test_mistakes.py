@@ -4,11 +4,15 @@ positions where there was no better choice."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
+
+import pytest
 
 from jamaica import CHANCE, Config, State, play_game
 from jamaica.bots import make_bot
-from jamaica.lab.mistakes import Mistakes, check, check_state, ghost_odds, shortage_free
+from jamaica.lab.mistakes import Mistakes, check, check_state, ghost_odds, main, shortage_free
 from jamaica.rules.data import CARD_NAMES
+from jamaica.session import GameSession
 
 from ..rules.helpers import holds, place, round_, start, texts, total
 
@@ -186,3 +190,23 @@ def test_the_turn_is_judged_from_the_holds_a_rivals_battle_left() -> None:
     _finish_round(s, prefer="move 8")
     found = check(before, s.history[len(before.history) :], 0)
     assert found.shortage_turns == 1 and found.avoidable_shortages == 0
+
+
+def test_games_with_mistakes_are_saved_for_replay(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["--bot", "random", "--against", "greedy", "--games", "2", "--seed", "1",
+                 "--save-games", str(tmp_path)]) == 0  # fmt: skip
+    out = capsys.readouterr().out
+    saved = sorted(tmp_path.glob("mistakes-*.json"))
+    assert saved and f"saved: {saved[0]}" in out
+    session = GameSession.load(saved[0])
+    assert session.state.is_terminal()
+    seat = [s.bot for s in session.seats].index("random")
+    found = check_state(session.state, seat)
+    assert found.total >= 1 and f"round {found.rounds[0]}" in out
+
+
+def test_saving_games_needs_a_folder(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit):
+        main(["--bot", "random", "--games", "1", "--save-games", str(tmp_path / "none")])

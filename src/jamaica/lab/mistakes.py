@@ -15,7 +15,9 @@ A check that does not trust any bot's judgement, only the rules:
   rolls with Lady Beth's +2), although a card in their hand had a way to play that never did.
 
 `python -m jamaica.lab.mistakes --bot hard --against greedy --games 100 --seed 15` plays games
-(seats rotated) and counts them for the watched bot; it prints its win rate too.
+(seats rotated) and counts them for the watched bot; it prints its win rate too, and each game
+with a mistake (its seed, seats and round); `--save-games FOLDER` saves those games for
+`jamaica replay FOLDER/mistakes-SEED.json`.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ import argparse
 import multiprocessing
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import NamedTuple
 
 from ..rules import Config, State, new_game
 from ..rules.actions import PLAY
@@ -291,9 +295,18 @@ def check_state(s: State, player: int) -> Mistakes:
 Job = tuple[int, Config, tuple[str, ...], str]
 
 
-def play_and_check(job: Job) -> tuple[float, Mistakes, int]:
-    """Play one game (chance and bots seeded from `seed`); the win share of the seats played by
-    `watched`, their mistakes, and the game's seed."""
+class Played(NamedTuple):
+    """One game played and checked: the watched bot's win share, its mistakes, the game's seed,
+    and the game's actions when it made a mistake (to save it; empty otherwise)."""
+
+    share: float
+    found: Mistakes
+    seed: int
+    actions: tuple[int, ...]
+
+
+def play_and_check(job: Job) -> Played:
+    """Play one game (chance and bots seeded from `seed`) and check the seats of `watched`."""
     from ..bots import make_bot
     from ..rules import play_game
 
@@ -306,15 +319,30 @@ def play_and_check(job: Job) -> tuple[float, Mistakes, int]:
         if spec == watched:
             share += 1.0 / len(record.winners) if seat in record.winners else 0.0
             found = found + check_game(config, record.actions, seat)
-    return share, found, seed
+    actions = tuple(int(a) for a in record.actions) if found.rounds else ()
+    return Played(share, found, seed, actions)
 
 
-def _run(jobs: Sequence[Job], workers: int) -> Iterator[tuple[float, Mistakes, int]]:
+def _run(jobs: Sequence[Job], workers: int) -> Iterator[Played]:
     if workers <= 1:
         yield from map(play_and_check, jobs)
         return
     with multiprocessing.get_context("spawn").Pool(workers) as pool:
         yield from pool.imap_unordered(play_and_check, jobs, chunksize=1)
+
+
+def save_game(folder: Path, config: Config, bots: Sequence[str], played: Played) -> Path:
+    """Write a game with mistakes as a save file `jamaica replay` steps through
+    (`mistakes-SEED.json` in `folder`); its path."""
+    from ..session import GameSession, Seat
+
+    seats = [Seat(f"{spec} ({i + 1})", spec) for i, spec in enumerate(bots)]
+    session = GameSession(config, seats, played.seed, folder / f"mistakes-{played.seed}.json")
+    for a in played.actions:
+        session.state.apply(a)
+    session.save()
+    assert session.path is not None
+    return session.path
 
 
 def _seats(jobs: Sequence[Job], seed: int) -> tuple[str, ...]:
@@ -326,14 +354,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     from .runner import game_seed
     from .stats import wilson
 
-    p = argparse.ArgumentParser(prog="python -m jamaica.lab.mistakes", description=__doc__)
+    p = argparse.ArgumentParser(
+        prog="python -m jamaica.lab.mistakes",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("--bot", default="hard", help="the watched bot (one seat, rotating)")
     p.add_argument("--against", default="greedy", help="the bot in every other seat")
     p.add_argument("--players", type=int, default=2)
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--seed", type=int, default=15)
     p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--save-games", metavar="FOLDER", type=Path,
+                   help="save each game with a mistake there, for `jamaica replay`")  # fmt: skip
     ns = p.parse_args(argv)
+    if ns.save_games is not None and not ns.save_games.is_dir():
+        p.error(f"--save-games: {ns.save_games} is not a folder")
     parse_spec(ns.bot)
     parse_spec(ns.against)
     if ns.bot == ns.against:
@@ -346,13 +382,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         jobs.append((game_seed(ns.seed, g), config, seats, ns.bot))
     wins = 0.0
     total = Mistakes()
-    for done, (share, found, seed) in enumerate(_run(jobs, ns.workers), 1):
-        wins += share
+    for done, played in enumerate(_run(jobs, ns.workers), 1):
+        wins += played.share
+        found = played.found
         total = total + found
         if found.rounds:
+            seats = _seats(jobs, played.seed)
             rounds = ", ".join(str(r) for r in found.rounds)
-            print(f"game seed {seed} ({', '.join(_seats(jobs, seed))}): {found.total} mistake(s) "
-                  f"of {ns.bot}, round {rounds}", flush=True)  # fmt: skip
+            print(f"game seed {played.seed} ({', '.join(seats)}): {found.total} mistake(s) of "
+                  f"{ns.bot}, round {rounds}", flush=True)  # fmt: skip
+            if ns.save_games is not None:
+                print(f"  saved: {save_game(ns.save_games, config, seats, played)}", flush=True)
         if done % 10 == 0 or done == ns.games:
             print(f"{done}/{ns.games} games: {ns.bot} won {wins:g}; {total.total} mistakes "
                   f"({total.fruitless_shortages} fruitless shortages, {total.weak_ghost_attacks} "
