@@ -205,6 +205,17 @@ def test_games_with_mistakes_are_saved_for_replay(
     seat = [s.bot for s in session.seats].index("random")
     found = check_state(session.state, seat)
     assert found.total >= 1 and f"round {found.rounds[0]}" in out
+    # both games were lost by `random` and saved: the losses' line is their mean score parts
+    assert len(saved) == 2
+    mine, theirs = [], []
+    for path in saved:
+        s = GameSession.load(path).state
+        me = [x.bot for x in GameSession.load(path).seats].index("random")
+        assert me not in s.winners()
+        mine.append(s.scores()[me].doubloons)
+        theirs.append(s.scores()[s.winners()[0]].doubloons)
+    assert "in its 2 losses (the Ghost Ship won 0)" in out
+    assert f"doubloons {sum(mine) / 2:.1f} vs {sum(theirs) / 2:.1f}" in out
 
 
 def test_saving_games_needs_a_folder(tmp_path: Path) -> None:

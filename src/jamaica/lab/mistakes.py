@@ -64,6 +64,7 @@ from ..rules.events import (
     E_SHORTAGE,
     E_WIN,
 )
+from ..rules.scoring import Score
 
 EVEN: float = 0.5  # an attack on the Ghost Ship with less than this chance is a mistake
 
@@ -295,14 +296,25 @@ def check_state(s: State, player: int) -> Mistakes:
 Job = tuple[int, Config, tuple[str, ...], str]
 
 
+class Loss(NamedTuple):
+    """A game the watched bot lost: its final score and the winner's, and whether the winner
+    was the Ghost Ship."""
+
+    mine: Score
+    winner: Score
+    ghost: bool
+
+
 class Played(NamedTuple):
     """One game played and checked: the watched bot's win share, its mistakes, the game's seed,
-    and the game's actions when it made a mistake (to save it; empty otherwise)."""
+    the game's actions when it made a mistake (to save it; empty otherwise), and, when it lost,
+    its score's parts, the winner's, and whether the winner was the Ghost Ship."""
 
     share: float
     found: Mistakes
     seed: int
     actions: tuple[int, ...]
+    lost: Loss | None = None
 
 
 def play_and_check(job: Job) -> Played:
@@ -312,15 +324,21 @@ def play_and_check(job: Job) -> Played:
 
     seed, config, bots, watched = job
     agents = [make_bot(spec, seed * 10 + seat) for seat, spec in enumerate(bots)]
-    record = play_game(config, agents, seed)
+    final: list[State] = []
+    record = play_game(config, agents, seed, final_state=final)
+    scores = final[0].scores()
     share = 0.0
     found = Mistakes()
+    lost = None
     for seat, spec in enumerate(bots):
         if spec == watched:
             share += 1.0 / len(record.winners) if seat in record.winners else 0.0
             found = found + check_game(config, record.actions, seat)
+            if seat not in record.winners and lost is None:
+                winner = record.winners[0]
+                lost = Loss(scores[seat], scores[winner], winner == final[0].gh)
     actions = tuple(int(a) for a in record.actions) if found.rounds else ()
-    return Played(share, found, seed, actions)
+    return Played(share, found, seed, actions, lost)
 
 
 def _run(jobs: Sequence[Job], workers: int) -> Iterator[Played]:
@@ -382,6 +400,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         jobs.append((game_seed(ns.seed, g), config, seats, ns.bot))
     wins = 0.0
     total = Mistakes()
+    losses: list[Loss] = []
     for done, played in enumerate(_run(jobs, ns.workers), 1):
         wins += played.share
         found = played.found
@@ -397,6 +416,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{done}/{ns.games} games: {ns.bot} won {wins:g}; {total.total} mistakes "
                   f"({total.fruitless_shortages} fruitless shortages, {total.weak_ghost_attacks} "
                   f"weak Ghost Ship attacks)", flush=True)  # fmt: skip
+        if played.lost is not None:
+            losses.append(played.lost)
     lo, hi = wilson(wins, ns.games)
     print(f"{ns.bot} vs {n - 1} x {ns.against}, {ns.games} games, seed {ns.seed}: "
           f"won {wins:g} ({wins / ns.games:.1%}, 95% CI {lo:.1%}–{hi:.1%})")  # fmt: skip
@@ -404,7 +425,21 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"({total.avoidable_shortages} avoidable, {total.shortage_turns} turns with a shortage, "
           f"{total.turns} turns); {total.weak_ghost_attacks} weak attacks on the Ghost Ship of "
           f"{total.ghost_attacks}")  # fmt: skip
+    if losses:
+        print(_losses(ns.bot, losses))
     return 0
+
+
+def _losses(bot: str, losses: Sequence[Loss]) -> str:
+    """Where the watched bot lost: the mean parts of its score and of the winner's."""
+    n = len(losses)
+    parts = ", ".join(
+        f"{name} {sum(x.mine[k] for x in losses) / n:.1f} vs "
+        f"{sum(x.winner[k] for x in losses) / n:.1f}"
+        for k, name in enumerate(Score._fields)
+    )
+    ghost = sum(x.ghost for x in losses)
+    return f"in its {n} losses (the Ghost Ship won {ghost}), {bot} against the winner: {parts}"
 
 
 if __name__ == "__main__":
