@@ -19,9 +19,9 @@ from ..rules.helpers import holds, place, round_, start, texts, total
 QUIET = ("gun-gold", "gold-gold", "food-gun")
 
 
-def _finish_round(s: State, seed: int = 1, prefer: str = "") -> None:
-    """Play on (the answer `prefer` where it is legal, else the first legal answer; chance from a
-    seeded draw) until the next round's dice."""
+def _finish_round(s: State, seed: int = 1, prefer: tuple[str, ...] = ()) -> None:
+    """Play on (the first answer of `prefer` that is legal, else the first legal answer; chance
+    from a seeded draw) until the next round's dice."""
     rng = random.Random(seed)
     for _ in range(500):
         if s.is_terminal() or (s.current_player() == CHANCE and s.decision_kind() == "roll_dice"):
@@ -29,8 +29,9 @@ def _finish_round(s: State, seed: int = 1, prefer: str = "") -> None:
         who = s.current_player()
         if who == CHANCE:
             s.apply(s.sample_chance(rng))
-        else:
-            s.apply(prefer if prefer in [str(a) for a in s.legal] else s.legal_actions()[0])
+            continue
+        legal = [str(a) for a in s.legal]
+        s.apply(next((a for a in prefer if a in legal), legal[0]))
 
 
 def _played(hand: tuple[str, ...], card: str, cargo: list[tuple[str, int]],
@@ -113,7 +114,7 @@ def test_a_shortage_that_gains_nothing_is_fruitless() -> None:
     place(s, 0, 12)
     before = s.clone()
     round_(s, (1, 2), 1, {0: "fwd-back", 1: "gun-gold"})
-    _finish_round(s, seed=2, prefer="move 13")
+    _finish_round(s, seed=2, prefer=("move 13",))
     assert s.pos[0] == 13 and not s.fd[0]
     found = check(before, s.history[len(before.history) :], 0)
     assert found.avoidable_shortages == 1 and found.fruitless_shortages == 1
@@ -166,7 +167,7 @@ def test_the_rounds_of_the_mistakes_are_listed() -> None:
     place(s, 0, 12)
     before = s.clone()
     round_(s, (1, 2), 1, {0: "fwd-back", 1: "gun-gold"})
-    _finish_round(s, seed=2, prefer="move 13")
+    _finish_round(s, seed=2, prefer=("move 13",))
     assert check(before, s.history[len(before.history) :], 0).rounds == (before.rnd,)
 
 
@@ -221,3 +222,18 @@ def test_games_with_mistakes_are_saved_for_replay(
 def test_saving_games_needs_a_folder(tmp_path: Path) -> None:
     with pytest.raises(SystemExit):
         main(["--bot", "random", "--games", "1", "--save-games", str(tmp_path / "none")])
+
+
+def test_the_turn_ends_before_the_ghost_ship_moves() -> None:
+    """Anne plays last (Mary is the Captain): her fruitless turn of the test above, then the Ghost
+    Ship sails backward onto her and loses the battle. That battle is not her turn's gain."""
+    s = start(Config(2), captain=1, hands=[("fwd-back", "gold-gold", "gun-gold"), QUIET])
+    holds(s, 0, [("gold", 3), ("powder", 9)])
+    place(s, 0, 12)
+    place(s, s.gh, 14)
+    before = s.clone()
+    round_(s, (1, 2), 1, {0: "fwd-back", 1: "gun-gold"})
+    _finish_round(s, seed=2, prefer=("move 13", "powder 6"))
+    assert "Anne Bonny wins the battle against the Ghost Ship." in texts(s)
+    found = check(before, s.history[len(before.history) :], 0)
+    assert found.avoidable_shortages == 1 and found.fruitless_shortages == 1

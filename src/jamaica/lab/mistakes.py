@@ -56,6 +56,7 @@ from ..rules.events import (
     E_FACE_DOWN,
     E_FALLBACK,
     E_GAME_END,
+    E_GHOST_DIRECTION,
     E_LOAD,
     E_MOVE,
     E_POWER,
@@ -193,6 +194,13 @@ def _cards(hand: int) -> list[int]:
     return [c for c in range(11) if hand >> c & 1]
 
 
+def _ghost_sails(s: State, event: tuple[int, ...]) -> bool:
+    """Whether the Ghost Ship's half-turn begins (or goes on) with this event: after every
+    player's turn of the round."""
+    code = event[1]
+    return code == E_GHOST_DIRECTION or (code == E_MOVE and event[2] == s.gh)
+
+
 def check_game(config: Config, actions: Sequence[int], player: int) -> Mistakes:
     """Replay a game (its config and every action of its record) and count `player`'s mistakes."""
     return check(new_game(config, log=True), actions, player)
@@ -255,7 +263,7 @@ def check(start: State, actions: Sequence[int], player: int) -> Mistakes:
         s.apply(a)
         for e in log[seen:]:
             code = e[1]
-            if code == E_REVEAL or code == E_ROUND or code == E_GAME_END:
+            if code == E_REVEAL or code == E_ROUND or code == E_GAME_END or _ghost_sails(s, e):
                 turn_over()
                 if code == E_REVEAL and e[2] == player and log.at is not None:
                     at_turn = log.at
