@@ -94,6 +94,28 @@ def ghost_odds_with(cargo: list[tuple[str, int]]) -> float:
     return ghost_odds(s, 0)
 
 
+def _fwd_back(
+    space: int,
+    *,
+    captain: int = 0,
+    cargo: tuple[tuple[str, int], ...] = (("gold", 3),),
+    ghost_at: int | None = None,
+    seed: int = 1,
+    prefer: tuple[str, ...] = (),
+) -> tuple[State, State]:
+    """Anne on `space` with `cargo` plays fwd-back with dice 1 (morning) and 2 (her other cards:
+    gold-gold, gun-gold); Mary loads. The state before the round and after it."""
+    s = start(Config(2), captain=captain, hands=[("fwd-back", "gold-gold", "gun-gold"), QUIET])
+    holds(s, 0, list(cargo))
+    place(s, 0, space)
+    if ghost_at is not None:
+        place(s, s.gh, ghost_at)
+    before = s.clone()
+    round_(s, (1, 2), 1, {0: "fwd-back", 1: "gun-gold"})
+    _finish_round(s, seed=seed, prefer=prefer)
+    return before, s
+
+
 def test_a_whole_game_is_checked_for_every_turn() -> None:
     final: list[State] = []
     play_game(Config(2), [make_bot("greedy", 1), make_bot("random", 2)], seed=3, final_state=final)
@@ -109,12 +131,7 @@ def test_a_shortage_that_gains_nothing_is_fruitless() -> None:
     """On space 12 with no food: forward 1 to space 15 (3 food) runs short, and back 2 in the
     evening leaves the ship behind where it started with nothing found (the seeded shortage die
     leaves it on space 15, and the evening goes to space 13, not to the lair on space 11)."""
-    s = start(Config(2), captain=0, hands=[("fwd-back", "gold-gold", "gun-gold"), QUIET])
-    holds(s, 0, [("gold", 3)])
-    place(s, 0, 12)
-    before = s.clone()
-    round_(s, (1, 2), 1, {0: "fwd-back", 1: "gun-gold"})
-    _finish_round(s, seed=2, prefer=("move 13",))
+    before, s = _fwd_back(12, seed=2, prefer=("move 13",))
     assert s.pos[0] == 13 and not s.fd[0]
     found = check(before, s.history[len(before.history) :], 0)
     assert found.avoidable_shortages == 1 and found.fruitless_shortages == 1
@@ -150,24 +167,14 @@ def test_a_shortage_on_a_turn_that_found_a_treasure_is_not_fruitless() -> None:
     """On space 8 with no food: forward 1 onto the lair on space 9 (a treasure), then back 2 to
     space 7 (2 food) runs short and ends the turn behind where it started — but it gained a
     treasure, so it is avoidable (gold-gold runs no risk) and not fruitless."""
-    s = start(Config(2), captain=0, hands=[("fwd-back", "gold-gold", "gun-gold"), QUIET])
-    holds(s, 0, [("gold", 3)])
-    place(s, 0, 8)
-    before = s.clone()
-    round_(s, (1, 2), 1, {0: "fwd-back", 1: "gun-gold"})
-    _finish_round(s)
+    before, s = _fwd_back(8)
     assert s.moves_left(0) > before.moves_left(0) and len(s.fd[0]) + s.pw.count(0) == 1
     found = check(before, s.history[len(before.history) :], 0)
     assert found.avoidable_shortages == 1 and found.fruitless_shortages == 0 and found.total == 0
 
 
 def test_the_rounds_of_the_mistakes_are_listed() -> None:
-    s = start(Config(2), captain=0, hands=[("fwd-back", "gold-gold", "gun-gold"), QUIET])
-    holds(s, 0, [("gold", 3)])
-    place(s, 0, 12)
-    before = s.clone()
-    round_(s, (1, 2), 1, {0: "fwd-back", 1: "gun-gold"})
-    _finish_round(s, seed=2, prefer=("move 13",))
+    before, s = _fwd_back(12, seed=2, prefer=("move 13",))
     assert check(before, s.history[len(before.history) :], 0).rounds == (before.rnd,)
 
 
@@ -227,13 +234,9 @@ def test_saving_games_needs_a_folder(tmp_path: Path) -> None:
 def test_the_turn_ends_before_the_ghost_ship_moves() -> None:
     """Anne plays last (Mary is the Captain): her fruitless turn of the test above, then the Ghost
     Ship sails backward onto her and loses the battle. That battle is not her turn's gain."""
-    s = start(Config(2), captain=1, hands=[("fwd-back", "gold-gold", "gun-gold"), QUIET])
-    holds(s, 0, [("gold", 3), ("powder", 9)])
-    place(s, 0, 12)
-    place(s, s.gh, 14)
-    before = s.clone()
-    round_(s, (1, 2), 1, {0: "fwd-back", 1: "gun-gold"})
-    _finish_round(s, seed=2, prefer=("move 13", "powder 6"))
+    cargo = (("gold", 3), ("powder", 9))
+    before, s = _fwd_back(12, captain=1, cargo=cargo, ghost_at=14, seed=2,
+                          prefer=("move 13", "powder 6"))  # fmt: skip
     assert "Anne Bonny wins the battle against the Ghost Ship." in texts(s)
     found = check(before, s.history[len(before.history) :], 0)
     assert found.avoidable_shortages == 1 and found.fruitless_shortages == 1
