@@ -12,7 +12,7 @@ from jamaica import CHANCE, Config, State, new_game
 from jamaica.envs.encoding import SHIP_SIZE, encode, observation_layout, observation_size
 from jamaica.envs.legacy import encode_view
 from jamaica.rules.data import CARDS, FOOD, GOLD
-from jamaica.rules.progress import question, resolving
+from jamaica.rules.progress import Question, Resolving, question, resolving
 
 CONFIGS = [Config(players=2), Config(players=4), Config(players=3, edition="classic",
            ghost_ship=True), Config(players=6)]  # fmt: skip
@@ -98,6 +98,9 @@ def test_the_question_is_in_the_vector() -> None:
             kind = s.decision_kind()
             v = encode(s, s.current_player())
             qp, r = question(s), resolving(s)
+            # both are made from full tuples of their fields (`rules.progress`): every field there
+            assert len(qp) == len(Question._fields)
+            assert r is None or len(r) == len(Resolving._fields)
             if kind in ("load", "pay"):
                 res = v[layout["question.resource"]]
                 assert res[qp.resource - 1] == 1.0 and res.sum() == 1.0
@@ -136,10 +139,32 @@ def test_vectors_are_independent_of_the_encoders_caches() -> None:
     warm = [encode(s, 1) for s in games]
     for v in warm:
         v[:] = 7.0
-    for cached in (encoding._holds, encoding._face_down, encoding._player):
-        cached.cache_clear()
+    encoding.clear_caches()
     cold = [encode(s, 1) for s in games]
     again = [encode(s, 1) for s in games]
     for s, a, b in zip(games, cold, again, strict=True):
         assert np.array_equal(a, b) and a is not b
         assert np.array_equal(without_new_parts(a, config), encode_view(s.view(1), s.n, s.ns))
+
+
+def test_holds_beyond_the_tables_and_full_caches_encode_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A count beyond the slot table (64 tokens), the sixth hold in use, and caches emptied
+    whenever they fill: the same vector as the view-based encoder's."""
+    from jamaica.envs import encoding
+    from jamaica.rules.data import HOLD6, SLOTS
+
+    config = Config(players=3)
+    monkeypatch.setattr(encoding, "_CACHE_SIZE", 2)
+    for s in states(config, 8, every=11):
+        s.pw[HOLD6] = 1
+        s.ht[SLOTS + 5], s.hn[SLOTS + 5] = GOLD, 70
+        s.ht[2 * SLOTS], s.hn[2 * SLOTS] = FOOD, 99
+        for p in range(3):
+            v = encode(s, p)
+            assert np.array_equal(without_new_parts(v, config), encode_view(s.view(p), s.n, s.ns))
+        ship1 = observation_layout(config)["ships"].start + SHIP_SIZE
+        holds = encoding.SHIP_LAYOUT["holds"]
+        sixth = encode(s, 0)[ship1 + holds.start + 25 : ship1 + holds.stop]
+        assert sixth.tolist() == [0.0, 0.0, 0.0, 1.0, np.float32(70 / 12)]

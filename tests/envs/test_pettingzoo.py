@@ -83,3 +83,23 @@ def test_the_observation_holds_only_what_the_player_may_see(config: Config) -> N
             mine = encode(s, p)
             assert mine.shape == (size,) and mine.dtype == np.float32
             assert np.array_equal(encode(s.resample(p, rng), p), mine)
+
+
+def test_action_masks_are_fresh_and_match_the_legal_actions() -> None:
+    """The mask is built from ready bytes per set of legal actions: each call returns the
+    agent's own writable array, ones exactly at the legal ids, zeros for the others."""
+    e = jamaica_v0.raw_env(players=3)
+    e.reset(seed=4)
+    rng = random.Random(4)
+    for _ in range(300):
+        s = e.game
+        mover = e.agent_selection
+        for agent in e.agents:
+            mask = e.observe(agent)["action_mask"]
+            want = sorted(int(a) for a in s.legal) if agent == mover else []
+            assert mask.dtype == np.int8 and np.flatnonzero(mask).tolist() == want
+            mask[:] = 1  # the caller's own copy: the next observation is unchanged
+        legal = np.flatnonzero(e.observe(mover)["action_mask"]).tolist()
+        e.step(rng.choice(legal))
+        if all(e.terminations.values()):
+            e.reset()

@@ -336,4 +336,3 @@ def _spoils_value(s: State, winner: int, loser: int, a: Action) -> float:
         return -2 * TREASURE_VALUES[CURSED[a - GIVE]]
     assert a == NOTHING
     return 0.0
-

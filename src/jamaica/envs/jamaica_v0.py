@@ -37,6 +37,20 @@ from .encoding import encode, observation_size
 from .seeding import EpisodeSeeds
 
 _INT8: Final = np.dtype(np.int8)
+# Masks by legal actions (a fresh array each time, from these bytes), emptied when this full.
+_MASKS: dict[tuple[int, ...], bytes] = {}
+_MASK_CACHE: Final = 1 << 12
+_NO_MASK: Final = bytes(NUM_PLAYER_ACTIONS)
+
+
+def _new_mask(legal: tuple[int, ...]) -> bytes:
+    mask = bytearray(NUM_PLAYER_ACTIONS)
+    for a in legal:
+        mask[a] = 1
+    if len(_MASKS) >= _MASK_CACHE:
+        _MASKS.clear()
+    ready = _MASKS[legal] = bytes(mask)
+    return ready
 
 
 def ansi(state: State) -> str:
@@ -114,17 +128,18 @@ class raw_env(AECEnv):  # type: ignore[misc]
 
     def _chance(self) -> None:
         s, rng = self.game, self.rng
-        while s.current_player() == CHANCE:
+        while s.q[1] == CHANCE:  # type: ignore[index]  # (a question is always pending here)
             s.apply(s.sample_chance(rng))
 
     def observe(self, agent: str) -> dict[str, Any]:
         p = self._index[agent]
         s = self.game
-        mask = bytearray(NUM_PLAYER_ACTIONS)
-        if s.current_player() == p:  # never at the end (TERMINAL is no player)
-            for a in s.legal:
-                mask[a] = 1
-        return {"observation": encode(s, p), "action_mask": np.frombuffer(mask, _INT8)}
+        if s.q[1] == p:  # type: ignore[index]  # the decider; never at the end (TERMINAL is no player)
+            legal = tuple(s.legal)
+            ready = _MASKS.get(legal) or _new_mask(legal)
+        else:
+            ready = _NO_MASK
+        return {"observation": encode(s, p), "action_mask": np.frombuffer(bytearray(ready), _INT8)}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection

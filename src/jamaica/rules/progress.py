@@ -79,18 +79,20 @@ def resolving(s: State) -> Resolving | None:
                 if stack[j][0] == T_CARD_END:
                     card = stack[j][2]
                     break
-            return Resolving(t[1], card, MORNING_HALF, s.morning)
+            return _new(Resolving, (t[1], card, MORNING_HALF, s.morning))
         if code == T_CARD_END:
-            return Resolving(t[1], t[2], EVENING_HALF, s.evening)
+            return _new(Resolving, (t[1], t[2], EVENING_HALF, s.evening))
         if code == T_GHOST and t[1] == 1:
-            return Resolving(s.gh, -1, MORNING_HALF, s.morning)
+            return _new(Resolving, (s.gh, -1, MORNING_HALF, s.morning))
         if code == T_ROUND_END and s.gh >= 0 and s.q is not None and s.q[1] != TERMINAL:
-            return Resolving(s.gh, -1, EVENING_HALF, s.evening)
+            return _new(Resolving, (s.gh, -1, EVENING_HALF, s.evening))
         return None
     return None
 
 
 _NONE: Final = Question()
+_NO_FIRE: Final = (-1, -1)
+_new: Final = tuple.__new__  # a NamedTuple from a full tuple of its fields, at C speed
 
 
 def question(s: State) -> Question:
@@ -99,20 +101,21 @@ def question(s: State) -> Question:
     if q is None or q[1] < 0:
         return _NONE
     kind, _, ctx = q
-    # Positional arguments, in the order of `Question`'s fields: this runs for every observation.
+    # Every field, in the order of `Question`'s, made without the class's Python-level __new__:
+    # this runs for every observation.
     if kind == K_MOVE:
-        return Question(ctx[0], -1, -1, ctx[1])
+        return _new(Question, (ctx[0], -1, -1, ctx[1], -1, _NO_FIRE, -1))
     if kind == K_LOAD or kind == K_PAY:
-        return Question(ctx[0], ctx[1], ctx[2])
+        return _new(Question, (ctx[0], ctx[1], ctx[2], -1, -1, _NO_FIRE, -1))
     if kind == K_ATTACK:
-        return Question(ctx[0])
+        return _new(Question, (ctx[0], -1, -1, -1, -1, _NO_FIRE, -1))
     if kind == K_POWDER or kind == K_SABRE:
         b = s.battle
         if b is None:
             return _NONE
         side = ctx[0]
         fp = (firepower(s, 0) if b[3] >= 0 else -1, firepower(s, 1) if b[5] >= 0 else -1)
-        return Question(b[side], -1, -1, -1, side, fp)
+        return _new(Question, (b[side], -1, -1, -1, side, fp, -1))
     if kind == K_SPOILS:
-        return Question(ctx[0], -1, -1, -1, -1, (-1, -1), ctx[1])
+        return _new(Question, (ctx[0], -1, -1, -1, -1, _NO_FIRE, ctx[1]))
     return _NONE
