@@ -162,7 +162,7 @@ def _seats(n: int, k: int, me: int) -> tuple[int, ...]:
 # face-down cards with the observer (it sees the ones it knows). Measured choices (instruction
 # counts under valgrind and interleaved timings): the caches are plain dicts emptied when
 # `_CACHE_SIZE` full (a lookup costs half an `lru_cache` call); the hull key is built item by item
-# (no slices); a hull missing from the cache (one lookup in seven) is joined from ready slot
+# (no slices); a hull missing from the cache (about one lookup in five) is joined from ready slot
 # blocks.
 _CACHE_SIZE: Final = 1 << 13
 
