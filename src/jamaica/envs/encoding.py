@@ -48,12 +48,13 @@ Beth, 6th hold); face-down cards / 9; known face-down cards per type / 2; for a 
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import cache
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 import numpy as np
 
+from ..rules.actions import NUM_PLAYER_ACTIONS
 from ..rules.board import moves_left
 from ..rules.config import Config
 from ..rules.data import HOLD6, LAIR_SPACES, NUM_CARDS, NUM_POWERS, NUM_SPACES, SLOTS
@@ -236,21 +237,44 @@ _HULLS: dict[tuple[int, ...], array[float]] = {}
 _FACE_DOWNS: dict[tuple[tuple[int, ...], int], array[float]] = {}
 
 
-def _cached(
-    table: dict[Any, array[float]], key: Any, make: Callable[[Any], array[float]]
-) -> array[float]:
-    """A block missing from `table`: made and kept (the table is emptied when full)."""
-    block = make(key)
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def remember(table: dict[K, V], key: K, make: Callable[[K], V]) -> V:
+    """`make(key)` for a key missing from `table`, kept there (the table is emptied when
+    `_CACHE_SIZE` full)."""
+    value = make(key)
     if len(table) >= _CACHE_SIZE:
         table.clear()
-    table[key] = block
-    return block
+    table[key] = value
+    return value
 
 
 def clear_caches() -> None:
-    """Empty the encoder's block caches (the vectors do not depend on them)."""
-    for table in (_HULLS, _FACE_DOWNS):
+    """Empty the encoder's caches (the vectors and masks do not depend on them)."""
+    for table in (_HULLS, _FACE_DOWNS, _MASKS):
         table.clear()
+
+
+_MASKS: dict[tuple[int, ...], bytes] = {}
+_NO_MASK: Final = bytes(NUM_PLAYER_ACTIONS)
+_INT8: Final = np.dtype(np.int8)
+
+
+def _mask_bytes(legal: tuple[int, ...]) -> bytes:
+    mask = bytearray(NUM_PLAYER_ACTIONS)
+    for a in legal:
+        mask[a] = 1
+    return bytes(mask)
+
+
+def action_mask(legal: Iterable[int] = ()) -> np.ndarray:
+    """int8[140]: 1 at each of the `legal` player-action ids (none: all zeros). Every call
+    returns the caller's own writable array, copied from bytes kept per set of legal actions."""
+    key = tuple(legal)
+    ready = (_MASKS.get(key) or remember(_MASKS, key, _mask_bytes)) if key else _NO_MASK
+    return np.frombuffer(bytearray(ready), _INT8)
 
 
 _FACE_DOWN_AT: Final = SHIP_LAYOUT["face_down"].start
@@ -358,12 +382,12 @@ def encode(
             hull = (pos[ship], lap[ship], powers[ship],
                     ht[h], ht[h + 1], ht[h + 2], ht[h + 3], ht[h + 4],
                     hn[h], hn[h + 1], hn[h + 2], hn[h + 3], hn[h + 4])  # fmt: skip
-        v[i : i + _FACE_DOWN_AT] = hulls.get(hull) or _cached(hulls, hull, _hull)
+        v[i : i + _FACE_DOWN_AT] = hulls.get(hull) or remember(hulls, hull, _hull)
         down = fd[ship]
         if down:
             j = i + _FACE_DOWN_AT
             seen = (down, knower)
-            v[j : j + 11] = downs.get(seen) or _cached(downs, seen, _face_down)
+            v[j : j + 11] = downs.get(seen) or remember(downs, seen, _face_down)
         if ship != gh:  # hand size (with a chosen card), draw pile, discard pile, has chosen
             j = i + _PLAYER_AT
             if chosen[ship] >= 0:

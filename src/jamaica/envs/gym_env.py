@@ -38,7 +38,7 @@ from ..bots import make_bot
 from ..rules import CHANCE, Agent, IllegalActionError, State, new_game
 from ..rules.actions import NUM_PLAYER_ACTIONS
 from . import jamaica_v0, vocabulary
-from .encoding import encode, observation_size
+from .encoding import action_mask, encode, observation_size
 
 ENV_ID = "jamaica/Jamaica-v0"
 ObsDict = dict[str, np.ndarray]
@@ -135,11 +135,8 @@ class JamaicaEnv(gymnasium.Env[dict[str, Any], np.int64]):
                 return
 
     def _mask(self) -> np.ndarray:
-        mask = np.zeros(NUM_PLAYER_ACTIONS, np.int8)
         s = self.game
-        if not self.done and s.current_player() == self.seat:
-            mask[s.legal] = 1
-        return mask
+        return action_mask(s.legal if not self.done and s.current_player() == self.seat else ())
 
     def _obs(self) -> ObsDict:
         s = self.game

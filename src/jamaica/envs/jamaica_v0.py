@@ -23,7 +23,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Final
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
@@ -33,24 +33,8 @@ from pettingzoo.utils import wrappers
 from ..rules import CHANCE, State, new_game
 from ..rules.actions import ACTIONS, NUM_PLAYER_ACTIONS
 from . import vocabulary
-from .encoding import encode, observation_size
+from .encoding import action_mask, encode, observation_size
 from .seeding import EpisodeSeeds
-
-_INT8: Final = np.dtype(np.int8)
-# Masks by legal actions (a fresh array each time, from these bytes), emptied when this full.
-_MASKS: dict[tuple[int, ...], bytes] = {}
-_MASK_CACHE: Final = 1 << 12
-_NO_MASK: Final = bytes(NUM_PLAYER_ACTIONS)
-
-
-def _new_mask(legal: tuple[int, ...]) -> bytes:
-    mask = bytearray(NUM_PLAYER_ACTIONS)
-    for a in legal:
-        mask[a] = 1
-    if len(_MASKS) >= _MASK_CACHE:
-        _MASKS.clear()
-    ready = _MASKS[legal] = bytes(mask)
-    return ready
 
 
 def ansi(state: State) -> str:
@@ -134,12 +118,9 @@ class raw_env(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, Any]:
         p = self._index[agent]
         s = self.game
-        if s.q[1] == p:  # type: ignore[index]  # the decider; never at the end (TERMINAL is no player)
-            legal = tuple(s.legal)
-            ready = _MASKS.get(legal) or _new_mask(legal)
-        else:
-            ready = _NO_MASK
-        return {"observation": encode(s, p), "action_mask": np.frombuffer(bytearray(ready), _INT8)}
+        # the decider's mask; never at the end (TERMINAL is no player)
+        mask = action_mask(s.legal if s.q[1] == p else ())  # type: ignore[index]
+        return {"observation": encode(s, p), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection

@@ -36,7 +36,7 @@ from ..rules.actions import ACTION_NAMES, NUM_PLAYER_ACTIONS, PLAY
 from ..rules.data import NUM_CARDS
 from ..rules.ops import T_CHOOSE
 from . import jamaica_v0, vocabulary
-from .encoding import encode, observation_size
+from .encoding import action_mask, encode, observation_size
 from .seeding import EpisodeSeeds
 
 ObsDict = dict[str, np.ndarray]
@@ -153,8 +153,7 @@ class parallel_env(ParallelEnv):  # type: ignore[misc]
         out = {}
         for agent in self.agents:
             p = self._index[agent]
-            mask = np.zeros(NUM_PLAYER_ACTIONS, np.int8)
-            mask[acting.get(p, [])] = 1
+            mask = action_mask(acting.get(p, ()))
             out[agent] = {"observation": encode(s, p), "action_mask": mask}
         return out
 
