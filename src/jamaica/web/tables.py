@@ -11,14 +11,12 @@ import asyncio
 import hashlib
 import hmac
 import logging
-import os
 import secrets
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from ..bots import FALLBACK, make_bot, parse_spec, safe_spec
+from ..bots import FALLBACK, parse_spec, safe_spec
 from ..rules import CHANCE, Action, Config, ParseError, State
 from ..rules.data import CARD_NAMES
 from ..rules.events import EVENT_NAMES, card_title, describe
@@ -35,6 +33,7 @@ from .players import Player
 from .protocol import VERSION, Act, Hello, ProtocolError
 from .social import TIMEOUT_BOT, Client, Social
 from .store import ActionRow, ChatRow, Store, TableRecord
+from .thinking import Scheduler, bot_answer
 
 log = logging.getLogger("jamaica.web")
 
@@ -44,23 +43,24 @@ TIMEOUTS_BEFORE_BOT = 3  # times in a row a player runs out of time before a bot
 
 
 _SECURE = secrets.SystemRandom()  # live chance: nothing a player reads can predict it
-_POOL: ThreadPoolExecutor | None = None
+_POOL: Scheduler | None = None
 
 
-def bot_pool() -> ThreadPoolExecutor:
-    """The bounded pool every table's bots think in (`JAMAICA_BOT_THREADS`, default: the number
-    of cores, at most 8): a busy server queues bot decisions instead of starting threads."""
+def bot_pool() -> Scheduler:
+    """The scheduler every table's bots think in (`thinking.py`): cheap decisions in a quick
+    lane of threads (`JAMAICA_BOT_THREADS`), searches in a slow lane of processes
+    (`JAMAICA_BOT_PROCESSES`; each default: the number of cores, at most 8), the tables taking
+    turns in each lane. A busy server queues bot decisions instead of starting workers."""
     global _POOL
     if _POOL is None:
-        default = min(8, os.cpu_count() or 2)
-        workers = int(os.environ.get("JAMAICA_BOT_THREADS", default))
-        _POOL = ThreadPoolExecutor(max(1, workers), thread_name_prefix="jamaica-bot")
+        _POOL = Scheduler.from_env(lambda spec, state, seat: _decide(spec, state, seat))
     return _POOL
 
 
 def _decide(spec: str, state: State, seat: int) -> Action:
-    """A bot's answer on a copy of the game (in a pool thread), with fresh secret randomness."""
-    return make_bot(spec, secrets.randbits(128)).act(state, seat)
+    """A bot's answer on a copy of the game (in a worker thread, or here for the fallback), with
+    fresh secret randomness."""
+    return bot_answer(spec, state, seat)
 
 
 class StorageFailed(Exception):
@@ -418,12 +418,13 @@ class LiveTable(Social):
         self._arm_timer()
 
     async def _think(self, spec: str, snapshot: State, who: int) -> Action:
-        """The bot's answer, from the bounded pool within the deadline. If it fails or is late,
-        the fallback bot answers at once (it takes under a millisecond, so it runs here even when
-        the pool is jammed), and if that fails too, a random legal answer: a table never stalls."""
-        loop = asyncio.get_running_loop()
+        """The bot's answer, from the bot scheduler within the deadline (an anonymous table's bot
+        with a capped budget). If it fails or is late, the fallback bot answers at once (it takes
+        under a millisecond, so it runs here even when the workers are jammed), and if that fails
+        too, a random legal answer: a table never stalls."""
+        anonymous = self.record.creator is None
         try:
-            job = loop.run_in_executor(bot_pool(), _decide, spec, snapshot, who)
+            job = bot_pool().decide(self.id, spec, snapshot, who, anonymous=anonymous)
             a = await asyncio.wait_for(job, BOT_DEADLINE)
             if a in snapshot.legal:
                 return a
