@@ -245,6 +245,9 @@ def build_parser() -> argparse.ArgumentParser:
     bsrv.add_argument("--seed", type=int, default=1)
     bsrv.add_argument("--spectators", type=int, default=0, metavar="N",
                       help="also run with N spectators on the first table")  # fmt: skip
+    bsrv.add_argument("--bot", metavar="SPEC",
+                      help="seat B of every table is the server's bot of this spec (e.g. greedy); "
+                           "prints the bots' queue wait")  # fmt: skip
     return parser
 
 
@@ -293,7 +296,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 raise ValueError("--games must be between 1 and 1000")
             if not 0 <= ns.spectators <= 5000:
                 raise ValueError("--spectators must be between 0 and 5000")
-            print(bench_server(ns.games, ns.seed, ns.spectators))
+            if ns.bot is not None:
+                from .bots import parse_spec
+
+                parse_spec(ns.bot)
+            print(bench_server(ns.games, ns.seed, ns.spectators, ns.bot))
         elif ns.command == "serve":
             from .web.limits import Limits
             from .web.server import serve

@@ -7,6 +7,10 @@ figure is the time from a client's answer to the next question of that game, as 
 With `--spectators N`, the same games are played twice: once as above, and once with N more
 sockets (in a process of their own, reading everything as a browser would) watching the first
 table; both runs' latencies are printed, the watched table's players' on their own line.
+
+With `--bot SPEC`, the second seat of every table is the server's bot of that spec (the client
+plays the first): the latency then includes the bot's decision, and the bots' queue wait in the
+server's scheduler (`thinking.py`, read from `/api/status` once the games are over) is printed.
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from .thinking import describe
 
 
 @dataclass
@@ -101,10 +107,11 @@ def _spectators(port: int, table_id: str, n: int, ready: Any) -> None:
     asyncio.run(_watch(port, table_id, n, ready))
 
 
-async def _run(port: int, games: list[Game], seed: int) -> dict[str, int]:
+async def _run(port: int, games: list[Game], seed: int, seats: int = 2) -> dict[str, int]:
     stats = {"decisions": 0}
     rng = random.Random(seed)
-    tasks = [_seat(port, g, s, random.Random(rng.random()), stats) for g in games for s in (0, 1)]
+    tasks = [_seat(port, g, s, random.Random(rng.random()), stats)
+             for g in games for s in range(seats)]  # fmt: skip
     await asyncio.gather(*tasks)
     return stats
 
@@ -121,6 +128,17 @@ class Run:
     games: list[Game]
     seconds: float
     decisions: int
+    bots: str | None = None  # the server's bots' queue wait, if it tells it
+
+
+def _bots_wait(base: str) -> str:
+    """The bots' queue wait, per lane, as the server reports it (`/api/status`, `bots`)."""
+    try:
+        with urllib.request.urlopen(base + "/api/status", timeout=10) as r:
+            status = json.loads(r.read())
+        return describe(status["bots"])
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        return f"the server does not report its bots' queue wait ({e})"
 
 
 def _serve(port: int, db: Path, games: int, spectators: int) -> subprocess.Popen[bytes]:
@@ -132,7 +150,7 @@ def _serve(port: int, db: Path, games: int, spectators: int) -> subprocess.Popen
     return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def _bench_once(games: int, seed: int, spectators: int) -> Run:
+def _bench_once(games: int, seed: int, spectators: int, bot: str | None = None) -> Run:
     port = _free_port()
     with tempfile.TemporaryDirectory() as tmp:
         proc = _serve(port, Path(tmp) / "bench.db", games, spectators)
@@ -147,7 +165,7 @@ def _bench_once(games: int, seed: int, spectators: int) -> Run:
                     time.sleep(0.1)
             table = {
                 "players": 2,
-                "seats": [{"name": "A", "bot": None}, {"name": "B", "bot": None}],
+                "seats": [{"name": "A", "bot": None}, {"name": "B", "bot": bot}],
             }
             made = [_post(base + "/api/tables", table) for _ in range(games)]
             plays = [Game(d["id"], [s["token"] for s in d["seats"]]) for d in made]
@@ -161,8 +179,9 @@ def _bench_once(games: int, seed: int, spectators: int) -> Run:
                 if not ready.wait(120):
                     raise RuntimeError("the spectators could not all connect")
             t = time.perf_counter()
-            stats = asyncio.run(_run(port, plays, seed))
+            stats = asyncio.run(_run(port, plays, seed, 2 if bot is None else 1))
             seconds = time.perf_counter() - t
+            bots = None if bot is None else _bots_wait(base)
             if watchers is not None:
                 watchers.join(60)
         finally:
@@ -170,13 +189,14 @@ def _bench_once(games: int, seed: int, spectators: int) -> Run:
                 watchers.terminate()
             proc.terminate()
             proc.wait(10)
-    return Run(plays, seconds, stats["decisions"])
+    return Run(plays, seconds, stats["decisions"], bots)
 
 
 def _lines(run: Run, title: str) -> list[str]:
     p50, p99 = _percentiles([x for g in run.games for x in g.latencies])
     w50, w99 = _percentiles(run.games[0].latencies)
     n = sum(len(g.latencies) for g in run.games)
+    bots = [] if run.bots is None else [f"  bots: {x}" for x in run.bots.splitlines()]
     return [
         title,
         f"  games finished     {sum(g.over for g in run.games)}",
@@ -185,15 +205,20 @@ def _lines(run: Run, title: str) -> list[str]:
         f"  answer → next question: p50 {p50:.1f} ms, p99 {p99:.1f} ms ({n} samples)",
         f"  the first table's players: p50 {w50:.1f} ms, p99 {w99:.1f} ms "
         f"({len(run.games[0].latencies)} samples)",
+        *bots,
     ]
 
 
-def bench_server(games: int = 100, seed: int = 1, spectators: int = 0) -> str:
-    head = f"{games} concurrent 2-player games over WebSockets on loopback (server: one process):"
-    base = _bench_once(games, seed, 0)
+def bench_server(
+    games: int = 100, seed: int = 1, spectators: int = 0, bot: str | None = None
+) -> str:
+    seat = "" if bot is None else f"; seat B: its {bot} bot"
+    head = f"{games} concurrent 2-player games over WebSockets on loopback (server: one process"
+    head += f"{seat}):"
+    base = _bench_once(games, seed, 0, bot)
     if not spectators:
         return "\n".join([head, *_lines(base, "")[1:]])
-    watched = _bench_once(games, seed, spectators)
+    watched = _bench_once(games, seed, spectators, bot)
     _, p99 = _percentiles(base.games[0].latencies)
     _, q99 = _percentiles(watched.games[0].latencies)
     return "\n".join([
