@@ -230,6 +230,13 @@ def build_parser() -> argparse.ArgumentParser:
     lim.add_argument(
         "--max-tables", type=int, metavar="N", help="unfinished tables on the server (default 500)"
     )
+    lim.add_argument("--tables-per-address", type=int, metavar="N",
+                     help="unfinished tables created from one address (default 20)")  # fmt: skip
+    lim.add_argument("--http-per-second", type=float, metavar="R",
+                     help="HTTP requests per address per second, sustained; a write counts "
+                          "as 10 (default 20)")  # fmt: skip
+    lim.add_argument("--http-burst", type=int, metavar="N",
+                     help="HTTP requests per address at once (default 200)")  # fmt: skip
     lim.add_argument(
         "--trust-proxy",
         action="append",
@@ -311,6 +318,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 message_burst=ns.message_burst,
                 tables_per_minute=ns.tables_per_minute,
                 max_tables=ns.max_tables,
+                tables_per_address=ns.tables_per_address,
+                http_per_second=ns.http_per_second,
+                http_burst=ns.http_burst,
                 trusted_proxies=ns.trust_proxy,
                 allowed_origins=ns.allow_origin,
             )

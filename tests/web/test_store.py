@@ -88,6 +88,32 @@ def test_a_second_store_on_the_same_file_is_refused(tmp_path: Path) -> None:
     second.close()
 
 
+@pytest.mark.parametrize("link", ["symlink", "hardlink", "dotted"])
+def test_a_second_store_through_another_path_to_the_same_file_is_refused(
+    tmp_path: Path, link: str
+) -> None:
+    """Issue 21, item 9: a second server started through a symlink diverged from the first."""
+    db = tmp_path / "jamaica.db"
+    first = SQLiteStore(db)
+    first.create_table(_record())
+    (tmp_path / "sub").mkdir()
+    other = tmp_path / "other.db"
+    if link == "symlink":
+        other.symlink_to(db)
+    elif link == "hardlink":
+        os.link(db, other)
+    else:
+        other = tmp_path / "sub" / ".." / "jamaica.db"
+    in_use = r"in use by another jamaica server \(pid (\d+|unknown)\)"
+    with pytest.raises(StoreError, match=in_use):
+        SQLiteStore(other)
+    first.append(_record().id, ActionRow(0, 0, "chance"))  # the first one goes on serving
+    first.close()
+    again = SQLiteStore(other)  # closed: free again, through any path
+    assert again.table_ids() == ["t1"]
+    again.close()
+
+
 def test_the_lock_dies_with_a_killed_process(tmp_path: Path) -> None:
     db = tmp_path / "jamaica.db"
     code = (f"from jamaica.web.store import SQLiteStore; s = SQLiteStore({str(db)!r}); "

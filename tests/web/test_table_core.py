@@ -147,7 +147,7 @@ async def test_idle_untimed_tables_are_archived_and_come_back_when_visited(tmp_p
     tables = Tables(store)
     table, _ = LiveTable.create(store, Config(2), [("A", None), ("B", "greedy")])
     timed, _ = LiveTable.create(store, Config(2), [("A", None), ("B", "greedy")], 60)
-    ann, _ = Players(store).create("Ann")
+    ann, _ = await Players(store).create("Ann")
     seats = [{"kind": "me"}, {"kind": "open"}]
     waiting, _ = LiveTable.create(store, Config(2), seats, 60, creator=ann)  # nobody came
     tables.live[table.id], tables.live[timed.id] = table, timed
@@ -162,7 +162,7 @@ async def test_idle_untimed_tables_are_archived_and_come_back_when_visited(tmp_p
     listed = {t["id"]: t for t in tables.summaries()}
     assert listed[table.id]["archived"] is True and listed[waiting.id]["status"] == "archived"
     assert tables.archived_seats[waiting.id] == {ann.id: 0}  # still among Ann's tables
-    back = tables.get(table.id)  # a player comes back: rebuilt from the store
+    back = await tables.get(table.id)  # a player comes back: rebuilt from the store
     assert back is not None and back.session.state.history == history
     assert table.id in tables.live and table.id not in tables.archived
     back.close()

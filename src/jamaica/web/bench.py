@@ -146,7 +146,9 @@ def _serve(port: int, db: Path, games: int, spectators: int) -> subprocess.Popen
     cmd = [sys.executable, "-m", "jamaica", "serve", "--port", str(port), "--db", f"sqlite:///{db}",
            "--connections-per-address", str(2 * games + spectators + 16),
            "--messages-per-second", "100000", "--message-burst", "100000",
-           "--tables-per-minute", str(games + 1), "--max-tables", str(games + 1)]  # fmt: skip
+           "--tables-per-minute", str(games + 1), "--max-tables", str(games + 1),
+           "--tables-per-address", str(games + 1), "--http-burst", str(100 * games + 1000),
+           "--http-per-second", "100000"]  # fmt: skip
     return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 

@@ -8,13 +8,17 @@ import time
 from collections import deque
 from typing import Any
 
+from .outbox import encode
 from .protocol import ProtocolError
 from .store import ChatRow
 
 MAX_CHAT = 300  # characters in one message
 KEPT = 100  # messages a table keeps in memory and sends to a newcomer
-MAX_PER_TABLE = 5000  # messages a table stores in all: then its chat is full
-BURST = 5  # messages one connection may send in WINDOW seconds
+PLAYER_LINES = 5000  # players' lines a table stores: the newest are kept, older ones dropped
+SPECTATOR_LINES = 1000  # spectators' lines a table stores (the newest)
+BURST = 5  # messages one player (or seat, or anonymous address) may send in WINDOW seconds
+ADDRESS_BURST = 15  # messages from one address in WINDOW seconds, at all tables together
+SPECTATORS_BURST = 20  # spectators' messages at one table in WINDOW seconds, all together
 WINDOW = 10.0
 
 
@@ -29,22 +33,47 @@ def clean_text(text: str) -> str:
 
 
 class ChatLimit:
-    """At most BURST messages in WINDOW seconds, per connection."""
+    """At most `burst` messages in WINDOW seconds for each of its keys (a sliding window)."""
 
-    def __init__(self) -> None:
-        self.sent: deque[float] = deque()
+    def __init__(self, burst: int = BURST, window: float = WINDOW) -> None:
+        self.burst = burst
+        self.window = window
+        self.sent: dict[str, deque[float]] = {}
 
-    def check(self, now: float | None = None) -> None:
-        now = time.monotonic() if now is None else now
-        while self.sent and now - self.sent[0] > WINDOW:
-            self.sent.popleft()
-        if len(self.sent) >= BURST:
-            wait = WINDOW - (now - self.sent[0])
-            raise ProtocolError(
-                "chat_limit", f"at most {BURST} chat messages in {WINDOW:g} seconds: "
-                f"wait {max(1, round(wait))} s"
-            )  # fmt: skip
-        self.sent.append(now)
+    def wait(self, key: str, now: float) -> float:
+        """Seconds until `key` may send again (0: now)."""
+        times = self.sent.get(key)
+        if times is None:
+            return 0.0
+        while times and now - times[0] > self.window:
+            times.popleft()
+        if not times:
+            del self.sent[key]
+            return 0.0
+        return self.window - (now - times[0]) if len(times) >= self.burst else 0.0
+
+    def add(self, key: str, now: float) -> None:
+        self.sent.setdefault(key, deque()).append(now)
+        if len(self.sent) > 10_000:  # forget quiet keys now and then
+            for k in [k for k, t in self.sent.items() if not t or now - t[-1] > self.window]:
+                del self.sent[k]
+
+
+def check_chat(limits: list[tuple[ChatLimit, str]], now: float | None = None) -> None:
+    """Every (limit, key) must allow one more message, or a ProtocolError says how long to
+    wait; only then is the message counted against each of them."""
+    now = time.monotonic() if now is None else now
+    wait = max(limit.wait(key, now) for limit, key in limits)
+    if wait > 0:
+        raise ProtocolError(
+            "chat_limit", f"too many chat messages (at most {BURST} in {WINDOW:g} seconds): "
+            f"wait {max(1, round(wait))} s"
+        )  # fmt: skip
+    for limit, key in limits:
+        limit.add(key, now)
+
+
+ADDRESSES = ChatLimit(ADDRESS_BURST)  # the server's chat lines per address, at every table
 
 
 def as_message(row: ChatRow) -> dict[str, Any]:
@@ -60,3 +89,8 @@ def as_message(row: ChatRow) -> dict[str, Any]:
 
 def chat_op(rows: list[ChatRow]) -> dict[str, Any]:
     return {"op": "chat", "v": 1, "messages": [as_message(r) for r in rows]}
+
+
+def chat_text(rows: list[ChatRow]) -> str:
+    """One `chat` message of the newest KEPT lines (lines waiting for a client are merged)."""
+    return encode(chat_op(rows[-KEPT:]))

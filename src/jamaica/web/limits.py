@@ -25,17 +25,21 @@ class Limits:
     message_burst: int = 60  # per connection, at once
     tables_per_minute: int = 10  # created, per address
     max_tables: int = 500  # unfinished tables on the server
+    tables_per_address: int = 20  # unfinished tables created from one address
+    http_per_second: float = 20.0  # HTTP budget per address, sustained (a write costs more)
+    http_burst: int = 200  # HTTP budget per address, at once
     max_body: int = MAX_BODY
     trusted_proxies: tuple[str, ...] = ()  # addresses (or networks) whose X-Forwarded-For counts
     allowed_origins: tuple[str, ...] = ()  # web origins besides the server's own, or "*"
 
     def __post_init__(self) -> None:
         for name in ("connections_per_address", "message_burst", "tables_per_minute",
-                     "max_tables", "max_body"):  # fmt: skip
+                     "max_tables", "max_body", "tables_per_address", "http_burst"):  # fmt: skip
             if getattr(self, name) < 1:
                 raise ValueError(f"{name.replace('_', '-')} must be at least 1")
-        if not self.messages_per_second > 0:  # NaN too
-            raise ValueError("messages-per-second must be a positive number")
+        for name in ("messages_per_second", "http_per_second"):
+            if not getattr(self, name) > 0:  # NaN too
+                raise ValueError(f"{name.replace('_', '-')} must be a positive number")
 
     @staticmethod
     def from_env(env: Mapping[str, str] | None = None, **overrides: object) -> Limits:
@@ -64,7 +68,7 @@ def _convert(name: str, raw: str, var: str) -> Any:
     if name in ("trusted_proxies", "allowed_origins"):
         return tuple(_split(raw))
     try:
-        return float(raw) if name == "messages_per_second" else int(raw)
+        return float(raw) if name.endswith("_per_second") else int(raw)
     except ValueError:
         raise ValueError(f"{var} must be a number, not {raw!r}") from None
 

@@ -3,6 +3,7 @@ history, a table's chat (docs/lobby.md). A player is known by the `X-Player-Key`
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
@@ -46,8 +47,8 @@ class Lobby:
         self.created = PerMinute(limits.tables_per_minute)
 
     # --- helpers ----------------------------------------------------------------------------------
-    def player(self, request: Request) -> Player | None:
-        return self.players.by_key(request.headers.get(KEY_HEADER))
+    async def player(self, request: Request) -> Player | None:
+        return await self.players.by_key(request.headers.get(KEY_HEADER))
 
     async def body(self, request: Request) -> dict[str, Any]:
         """The request's JSON object (empty if none); ValueError/TooLarge if it is not one."""
@@ -59,8 +60,8 @@ class Lobby:
             raise ValueError("send a JSON object")
         return d
 
-    def table(self, request: Request) -> LiveTable | None:
-        return self.tables.get(request.path_params["table_id"])
+    async def table(self, request: Request) -> LiveTable | None:
+        return await self.tables.get(request.path_params["table_id"])
 
     def seated(self, player: Player) -> list[tuple[LiveTable, int]]:
         out = []
@@ -83,7 +84,7 @@ class Lobby:
         """An endpoint for a player: 401 without a valid key; bad input is a 400 with why."""
 
         async def endpoint(request: Request) -> Response:
-            player = self.player(request)
+            player = await self.player(request)
             if player is None:
                 return fail("send your player key (create a player first)", 401)
             try:
@@ -110,7 +111,7 @@ class Lobby:
                         f"{wait:.0f} s", 429)  # fmt: skip
         try:
             d = await self.body(request)
-            player, key = self.players.create(d.get("name", ""))
+            player, key = await self.players.create(d.get("name", ""))
         except TooLarge as e:
             return fail(str(e), 413)
         except StoreError as e:
@@ -158,12 +159,12 @@ class Lobby:
 
     async def rename(self, request: Request, player: Player) -> Response:
         d = await self.body(request)
-        renamed = self.players.rename(player, d.get("name", ""))
+        renamed = await self.players.rename(player, d.get("name", ""))
         return JSONResponse({"id": renamed.id, "name": renamed.name})
 
     # --- seats ------------------------------------------------------------------------------------
     async def sit(self, request: Request, player: Player) -> Response:
-        table = self.table(request)
+        table = await self.table(request)
         if table is None:
             return fail("no such table", 404)
         d = await self.body(request)
@@ -174,7 +175,7 @@ class Lobby:
         return JSONResponse({"seat": seat})
 
     async def start(self, request: Request, player: Player) -> Response:
-        table = self.table(request)
+        table = await self.table(request)
         if table is None:
             return fail("no such table", 404)
         d = await self.body(request)
@@ -186,7 +187,7 @@ class Lobby:
         return JSONResponse({"status": table.status()})
 
     async def claim(self, request: Request, player: Player) -> Response:
-        table = self.table(request)
+        table = await self.table(request)
         if table is None:
             return fail("no such table", 404)
         d = await self.body(request)
@@ -197,7 +198,7 @@ class Lobby:
         return JSONResponse({"seat": seat})
 
     async def decline(self, request: Request, player: Player) -> Response:
-        table = self.table(request)
+        table = await self.table(request)
         if table is None:
             return fail("no such table", 404)
         await table.decline(player)
@@ -206,7 +207,7 @@ class Lobby:
     async def rematch(self, request: Request, player: Player) -> Response:
         """The same settings, seats rotated by one (each player moves one seat on); the players
         of the old table get their seats kept for them; the asker sits at once."""
-        old = self.table(request)
+        old = await self.table(request)
         if old is None:
             return fail("no such table", 404)
         seat = old.seat_of(player)
@@ -214,8 +215,17 @@ class Lobby:
             return fail("only a player of this table can ask for a rematch", 403)
         if old.status() != "finished":
             return fail("the game is not over yet", 409)
-        if old.record.rematch is not None and self.tables.get(old.record.rematch) is not None:
-            return JSONResponse({"id": old.record.rematch})
+        async with old.lock:  # one rematch per table, however many ask at once
+            again = old.record.rematch
+            if again is not None and await self.tables.get(again) is not None:
+                return JSONResponse({"id": again})
+            table = await self._rematch(old, player)
+            old.offer_rematch(table.id, old.names[seat])
+            await asyncio.to_thread(self.tables.store.update_table, old.record)
+        table.kick()
+        return JSONResponse({"id": table.id})
+
+    async def _rematch(self, old: LiveTable, player: Player) -> LiveTable:
         n = len(old.record.seats)
         specs: list[dict[str, Any]] = []
         for i in range(n):
@@ -230,16 +240,13 @@ class Lobby:
             else:  # an invite nobody bound to a player: open to anyone
                 specs.append({"kind": "open"})
         config = Config.from_dict(old.record.config)
-        table, _ = LiveTable.create(self.tables.store, config, specs,
-                                    old.record.seconds_per_decision, creator=player)  # fmt: skip
+        table, _ = await asyncio.to_thread(LiveTable.create, self.tables.store, config, specs,
+                                           old.record.seconds_per_decision, player)  # fmt: skip
         self.tables.live[table.id] = table
-        old.offer_rematch(table.id, old.names[seat])
-        self.tables.store.update_table(old.record)
-        table.kick()
-        return JSONResponse({"id": table.id})
+        return table
 
     async def chat(self, request: Request) -> Response:
-        table = self.table(request)
+        table = await self.table(request)
         if table is None:
             return fail("no such table", 404)
         return JSONResponse({"messages": [as_message(r) for r in table.chat]})

@@ -1,8 +1,14 @@
 """One connection's outgoing messages: a bounded queue drained by the connection's own writer task.
 
-Nobody else ever awaits a client: a table puts its messages in the outboxes and goes on. A client
-that falls too far behind (its queue is full) or stops reading (one send takes too long) is
-disconnected; it can reconnect and is sent the whole state again.
+Nobody else ever awaits a client: a table puts its messages in the outboxes and goes on. Messages
+that only say how things are *now* — the game (`update`), the seats (`seats`) — are kept in
+*slots*: at most one of each waits per client, and a newer one replaces it where it stands (an
+update is made when it leaves, so it always shows the present and carries every event since the
+last one sent). Chat lines wait in a slot too, merged into one message. So a burst of changes,
+joins or chat lines can never fill a client's queue; only plain messages (answers to what the
+client itself sent: errors, pongs) count towards the limit, and a client that falls that far
+behind (its queue is full) or stops reading (one send takes too long) is disconnected; it can
+reconnect and is sent the whole state again.
 """
 
 from __future__ import annotations
@@ -11,14 +17,18 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections import deque
+from collections.abc import Callable
 from typing import Any, Protocol
 
 log = logging.getLogger("jamaica.web")
 
-QUEUE_LIMIT = 64  # messages waiting for one client
+QUEUE_LIMIT = 64  # plain messages waiting for one client (slots come on top: one each)
 SEND_TIMEOUT = 5.0  # seconds one message may take to leave
 CLOSE_TOO_SLOW = 4008  # the WebSocket close code for a client that does not keep up
 CLOSE_BROKEN = 1011  # a send failed: the client reconnects and is sent the whole state again
+
+Producer = Callable[[], str]  # makes a slot's message when it leaves
 
 
 class Wire(Protocol):
@@ -32,37 +42,99 @@ def encode(message: dict[str, Any]) -> str:
     return json.dumps(message, separators=(",", ":"))
 
 
+class _Slot:
+    """A queue entry standing for a slot's latest message."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
 class Outbox:
     def __init__(
         self, wire: Wire, limit: int = QUEUE_LIMIT, send_timeout: float = SEND_TIMEOUT
     ) -> None:
         self.wire = wire
-        self.queue: asyncio.Queue[str] = asyncio.Queue(limit)
+        self.limit = limit
+        self.queue: deque[str | _Slot] = deque()
+        self.plain = 0  # plain messages in the queue
+        self.slots: dict[str, Producer | str] = {}  # slot -> its latest message, waiting
+        self.merged: dict[str, list[Any]] = {}  # slot -> items to merge (see put_merged)
         self.send_timeout = send_timeout
         self.closed = False
+        self.sent = 0  # messages sent (for tests and figures)
+        self.busy = False  # a message is being made or sent
+        self._ready = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._run())
 
+    def pending(self) -> int:
+        """Entries waiting: plain messages and slots."""
+        return len(self.queue)
+
     def put(self, message: dict[str, Any] | str) -> bool:
-        """Queue a message (a dict, or text already encoded); never waits. False if the client
-        is gone or was too slow (then it is disconnected)."""
+        """Queue a plain message (a dict, or text already encoded); never waits. False if the
+        client is gone or was too slow (then it is disconnected)."""
         if self.closed:
             return False
-        text = message if isinstance(message, str) else encode(message)
-        try:
-            self.queue.put_nowait(text)
-        except asyncio.QueueFull:
+        if self.plain >= self.limit:
             self.close(CLOSE_TOO_SLOW)
             return False
+        self.queue.append(message if isinstance(message, str) else encode(message))
+        self.plain += 1
+        self._ready.set()
         return True
+
+    def put_latest(self, slot: str, message: Producer | str) -> bool:
+        """Queue the slot's message (text, or a function making it as it leaves), replacing the
+        one of that slot still waiting, if any; never waits, never overflows."""
+        if self.closed:
+            return False
+        if slot not in self.slots:
+            self.queue.append(_Slot(slot))
+            self._ready.set()
+        self.slots[slot] = message
+        return True
+
+    def put_merged(self, slot: str, items: list[Any], make: Callable[[list[Any]], str]) -> bool:
+        """Queue items (e.g. chat lines) into one message of the slot, with the items of the one
+        still waiting; `make` turns the items into the message as it leaves."""
+        if self.closed:
+            return False
+        waiting = self.merged.setdefault(slot, [])
+        waiting.extend(items)
+        return self.put_latest(slot, lambda: make(self.merged.pop(slot, [])))
+
+    def _next(self) -> str | None:
+        item = self.queue.popleft()
+        if isinstance(item, str):
+            self.plain -= 1
+            return item
+        message = self.slots.pop(item.name, None)
+        if message is None or isinstance(message, str):
+            return message
+        try:
+            return message()
+        except Exception:  # a bug making one message must not end the connection
+            log.exception("could not make a %r message", item.name)
+            return encode({"op": "error", "v": 1, "code": "internal",
+                           "message": "the server failed to make an update"})  # fmt: skip
 
     async def _run(self) -> None:
         try:
             while True:
-                text = await self.queue.get()
-                await asyncio.wait_for(self.wire.send_text(text), self.send_timeout)
+                while not self.queue:
+                    self._ready.clear()
+                    await self._ready.wait()
+                self.busy = True
+                text = self._next()
+                if text is not None:
+                    await asyncio.wait_for(self.wire.send_text(text), self.send_timeout)
+                    self.sent += 1
+                self.busy = False
         except asyncio.CancelledError:
             raise
         except TimeoutError:
@@ -78,7 +150,9 @@ class Outbox:
         self.closed = True
         if self._task is not None and self._task is not asyncio.current_task():
             self._task.cancel()
-        asyncio.get_running_loop().create_task(self._close_wire(code))
+        task = asyncio.get_running_loop().create_task(self._close_wire(code))
+        _BACKGROUND.add(task)  # kept until done: a task nobody holds may be destroyed pending
+        task.add_done_callback(_BACKGROUND.discard)
 
     async def _close_wire(self, code: int) -> None:
         with contextlib.suppress(Exception):
@@ -87,7 +161,7 @@ class Outbox:
     async def drain(self, timeout: float = 1.0) -> None:
         """Wait (a little) until what is queued has left: before closing on purpose."""
         end = asyncio.get_running_loop().time() + timeout
-        while not self.queue.empty() and not self.closed:
+        while (self.queue or self.busy) and not self.closed:
             if asyncio.get_running_loop().time() > end:
                 return
             await asyncio.sleep(0.01)
@@ -95,5 +169,10 @@ class Outbox:
     def stop(self) -> None:
         """The connection ended: stop the writer."""
         self.closed = True
+        self.slots.clear()
+        self.merged.clear()
         if self._task is not None:
             self._task.cancel()
+
+
+_BACKGROUND: set[asyncio.Task[None]] = set()

@@ -7,6 +7,7 @@ never in a URL's query. A player's id is public-safe but never shown: the lobby 
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import secrets
 import time
@@ -45,23 +46,25 @@ class Players:
         self.store = store
         self._by_hash: dict[str, Player] = {}
 
-    def create(self, name: str) -> tuple[Player, str]:
+    # Every read and write of the store runs in a thread: the store's lock may be held by a
+    # commit waiting for the disk, and the event loop must never wait for it.
+    async def create(self, name: str) -> tuple[Player, str]:
         """A new player and their secret key (shown once, to them)."""
         key = secrets.token_urlsafe(32)
         record = PlayerRecord(secrets.token_urlsafe(12), player_name(name), key_hash(key),
                               time.time())  # fmt: skip
-        self.store.create_player(record)
+        await asyncio.to_thread(self.store.create_player, record)
         player = self._by_hash[record.key_hash] = Player(record.id, record.name)
         return player, key
 
-    def by_key(self, key: object) -> Player | None:
+    async def by_key(self, key: object) -> Player | None:
         """The player whose key this is, or None (no key, a malformed one, or unknown)."""
         if not isinstance(key, str) or not 20 <= len(key) <= MAX_KEY:
             return None
         digest = key_hash(key)
         player = self._by_hash.get(digest)
         if player is None:
-            record = self.store.player_by_key(digest)
+            record = await asyncio.to_thread(self.store.player_by_key, digest)
             if record is None:
                 return None
             if len(self._by_hash) > 10_000:
@@ -69,9 +72,9 @@ class Players:
             player = self._by_hash[digest] = Player(record.id, record.name)
         return player
 
-    def rename(self, player: Player, name: str) -> Player:
+    async def rename(self, player: Player, name: str) -> Player:
         renamed = Player(player.id, player_name(name))
-        self.store.rename_player(player.id, renamed.name)
+        await asyncio.to_thread(self.store.rename_player, player.id, renamed.name)
         for digest, known in list(self._by_hash.items()):
             if known.id == player.id:
                 self._by_hash[digest] = renamed

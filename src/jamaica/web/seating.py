@@ -14,6 +14,7 @@ link's secret, hashed), `player` (the player holding it), `kind` and `replaced`:
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 KINDS = ("bot", "invite", "player", "open", "reserved")
@@ -46,15 +47,40 @@ def holder(seat: dict[str, Any]) -> str | None:
     return seat.get("player") if kind(seat) in ("player", "invite") else None
 
 
+# Letters of other scripts that look like Latin ones (the common cases of Unicode's confusables
+# list): two names that differ only by these are the same name at a table.
+_LOOKALIKES = str.maketrans(dict(zip(
+    "авеікмнорстуххѕԁԛԝьαβεηικμνορτυχϲϳɡɑɩı",
+    "abeikmhopctyxxsdqwbabehikmvoptuxcjgaii",
+    strict=True,
+)))
+NAME_LENGTH = 24
+
+
+def name_key(name: str) -> str:
+    """What makes two names the same name at a table: compatibility forms (NFKC: full-width,
+    ligatures, styled letters), case, accents, spaces and letters of other scripts that look
+    like Latin ones do not count."""
+    text = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", name).casefold())
+    bare = "".join(ch for ch in text if not unicodedata.combining(ch) and not ch.isspace())
+    return bare.translate(_LOOKALIKES)
+
+
 def unique_name(name: str, seats: list[dict[str, Any]], seat: int) -> str:
-    """`name`, or `name 2`, `name 3`… if another seat of the table has it already."""
-    taken = {s["name"] for i, s in enumerate(seats) if i != seat and kind(s) not in WAITING}
-    if name not in taken:
+    """`name`, or `name 2`, `name 3`… (the name shortened to make room, never past NAME_LENGTH)
+    if another seat of the table has the same name (by `name_key`). Bounded: among `len(seats)`
+    seats at most `len(seats)` names are taken, so one of the first `len(seats) + 1` numbers is
+    free."""
+    taken = {name_key(s["name"]) for i, s in enumerate(seats)
+             if i != seat and kind(s) not in WAITING}  # fmt: skip
+    if name_key(name) not in taken:
         return name
-    n = 2
-    while f"{name} {n}"[:24] in taken:
-        n += 1
-    return f"{name} {n}"[:24]
+    for n in range(2, len(seats) + 3):
+        suffix = f" {n}"
+        candidate = name[: NAME_LENGTH - len(suffix)].rstrip() + suffix
+        if name_key(candidate) not in taken:
+            return candidate
+    raise AssertionError("unreachable: more names taken than seats")  # pragma: no cover
 
 
 def public(seat: dict[str, Any], connected: bool) -> dict[str, Any]:

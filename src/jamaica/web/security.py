@@ -3,6 +3,9 @@ Origin, and request bodies read no further than their cap."""
 
 from __future__ import annotations
 
+import json
+import math
+import time
 from collections.abc import Iterable
 from typing import Any
 
@@ -62,6 +65,62 @@ def origin_allowed(headers: Any, allowed: Iterable[str]) -> bool:
         return False
     default = {"http": ":80", "https": ":443"}[scheme]
     return netloc.removesuffix(default) == host.removesuffix(default)
+
+
+WRITE_COST = 10  # a request that changes something (POST…) costs this many reads
+
+
+class HttpBudget:
+    """A pure ASGI middleware: every request and WebSocket handshake from one address takes from
+    that address's token bucket (`per_second` sustained, `burst` at once); a read costs 1, a
+    write WRITE_COST. Over budget: 429 with Retry-After (a WebSocket is refused before it
+    opens). The buckets are bounded: quiet addresses are forgotten."""
+
+    def __init__(self, app: ASGIApp, per_second: float, burst: int) -> None:
+        self.app = app
+        self.per_second = per_second
+        self.burst = float(burst)
+        self.buckets: dict[str, tuple[float, float]] = {}  # address -> (tokens, when)
+        self.refused = 0
+
+    def take(self, address: str, cost: float, now: float | None = None) -> float:
+        """0 if the request may go on (its cost is taken), else the seconds to wait."""
+        now = time.monotonic() if now is None else now
+        tokens, when = self.buckets.get(address, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - when) * self.per_second)
+        if tokens < cost:
+            self.buckets[address] = (tokens, now)
+            return (cost - tokens) / self.per_second
+        self.buckets[address] = (tokens - cost, now)
+        if len(self.buckets) > 50_000:  # forget the addresses whose bucket has refilled
+            full = self.burst / self.per_second
+            for a in [a for a, (_, w) in self.buckets.items() if now - w > full]:
+                del self.buckets[a]
+        return 0.0
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        client = scope.get("client")
+        address = str(client[0]) if client else "unknown"
+        write = scope["type"] == "http" and scope["method"] not in ("GET", "HEAD", "OPTIONS")
+        wait = self.take(address, WRITE_COST if write else 1)
+        if not wait:
+            await self.app(scope, receive, send)
+            return
+        self.refused += 1
+        if scope["type"] == "websocket":
+            await send({"type": "websocket.close", "code": 1008})
+            return
+        retry = str(max(1, math.ceil(wait)))
+        body = json.dumps({"error": f"too many requests from your address: try again in "
+                                    f"{retry} s"}).encode()  # fmt: skip
+        await send({"type": "http.response.start", "status": 429,
+                    "headers": [(b"content-type", b"application/json"),
+                                (b"content-length", str(len(body)).encode()),
+                                (b"retry-after", retry.encode())]})  # fmt: skip
+        await send({"type": "http.response.body", "body": body})
 
 
 class TooLarge(ValueError):

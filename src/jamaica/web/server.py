@@ -21,17 +21,20 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..rules import Config, new_game
+from ..rules import Config
+from . import logs
 from .layout import board_layout
 from .limits import Connections, Flood, Limits, PerMinute
 from .lobby import FINISHED_LISTED, KEY_HEADER, Lobby
 from .outbox import Outbox
 from .players import Players
 from .protocol import MAX_MESSAGE, Act, Back, Chat, Hello, Ping, ProtocolError, error, parse
-from .security import SecurityHeaders, TooLarge, origin_allowed, read_body
+from .replays import Busy, Replays
+from .replays import response as replay_response
+from .security import HttpBudget, SecurityHeaders, TooLarge, origin_allowed, read_body
 from .social import Client
 from .store import Store, StoreError, open_store
-from .tables import LiveTable
+from .tables import LiveTable, bot_pool, close_bot_pool
 
 log = logging.getLogger("jamaica.web")
 STATIC = resources.files("jamaica.web") / "static"
@@ -57,6 +60,8 @@ class Tables:
         self.archived_summaries: dict[str, dict[str, Any]] = {}
         self.archived_seats: dict[str, dict[str, int]] = {}  # table -> player id -> seat
         self.archive_after = float(os.environ.get("JAMAICA_ARCHIVE_AFTER", 7 * 24 * 3600))
+        self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
+        self.by_address: dict[str, str] = {}  # table id -> the address that created it
 
     def restore_all(self) -> None:
         try:
@@ -75,18 +80,34 @@ class Tables:
                 log.error("table %s cannot be rebuilt and is set aside: %s", table_id, reason)
                 self.broken[table_id] = reason
 
-    def get(self, table_id: str) -> LiveTable | None:
-        """A table by id; an archived one is rebuilt from the store on demand."""
+    async def get(self, table_id: str) -> LiveTable | None:
+        """A table by id; an archived one is rebuilt from the store on demand (in a thread,
+        once however many ask for it at the same time)."""
         table = self.live.get(table_id)
-        if table is None and table_id in self.archived:
+        if table is not None or table_id not in self.archived:
+            return table
+        loading = self._loading.get(table_id)
+        if loading is None:
+            loading = self._loading[table_id] = asyncio.ensure_future(self._unarchive(table_id))
+        try:
+            return await asyncio.shield(loading)
+        finally:
+            if loading.done():
+                self._loading.pop(table_id, None)
+
+    async def _unarchive(self, table_id: str) -> LiveTable | None:
+        def load() -> LiveTable | None:
             record = self.store.table(table_id)
-            if record is not None:
-                table = self.live[table_id] = LiveTable.restore(record, self.store)
-                self.archived.discard(table_id)
-                self.archived_summaries.pop(table_id, None)
-                self.archived_seats.pop(table_id, None)
-                table.kick()
-        return table
+            return None if record is None else LiveTable.restore(record, self.store)
+
+        table = await asyncio.to_thread(load)
+        if table is not None and table_id in self.archived:
+            self.live[table_id] = table
+            self.archived.discard(table_id)
+            self.archived_summaries.pop(table_id, None)
+            self.archived_seats.pop(table_id, None)
+            table.kick()
+        return self.live.get(table_id)
 
     def archive_idle(self, now: float | None = None) -> list[str]:
         """Unload unfinished tables that are untimed or still waiting for players, that nobody has
@@ -111,6 +132,13 @@ class Tables:
         if gone:
             log.info("archived %d idle tables", len(gone))
         return gone
+
+    def unfinished_from(self, address: str) -> int:
+        """Unfinished tables created from `address` since the server started."""
+        for table_id in [t for t in self.by_address if t not in self.live]:
+            del self.by_address[table_id]  # archived: no longer counted
+        return sum(1 for table_id, a in self.by_address.items()
+                   if a == address and not self.live[table_id].record.finished)  # fmt: skip
 
     async def sweep(self, every: float = 60.0) -> None:
         while True:
@@ -156,9 +184,11 @@ def create_app(store: Store, limits: Limits | None = None) -> Starlette:
     created = PerMinute(limits.tables_per_minute)
     players = Players(store)
     lobby = Lobby(tables, players, limits)
+    replays = Replays()
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        budget = logs.install()  # here: after uvicorn has set its logging up
         tables.restore_all()
         tables.start()
         sweeper = asyncio.get_running_loop().create_task(tables.sweep())
@@ -166,6 +196,9 @@ def create_app(store: Store, limits: Limits | None = None) -> Starlette:
         sweeper.cancel()
         for t in tables.live.values():
             t.close()
+        budget.flush()
+        replays.close()
+        close_bot_pool()
 
     def page(name: str) -> Any:
         async def endpoint(request: Request) -> Response:
@@ -180,7 +213,7 @@ def create_app(store: Store, limits: Limits | None = None) -> Starlette:
             table_id = request.path_params["table_id"]
             if table_id in tables.broken:
                 return missing_page(503, UNAVAILABLE_PAGE)
-            if tables.get(table_id) is None:
+            if await tables.get(table_id) is None:
                 return missing_page(404, NO_TABLE_PAGE)
             return FileResponse(str(STATIC / name), media_type="text/html")
 
@@ -201,6 +234,13 @@ def create_app(store: Store, limits: Limits | None = None) -> Starlette:
                 {"error": f"at most {limits.tables_per_minute} new tables a minute from one "
                           f"address: try again in {wait:.0f} s"},
                 status_code=429, headers={"Retry-After": str(max(1, round(wait)))},
+            )  # fmt: skip
+        mine = tables.unfinished_from(address)
+        if mine >= limits.tables_per_address:
+            return JSONResponse(
+                {"error": f"{mine} unfinished tables were created from your address, its limit: "
+                          "finish or leave one first"},
+                status_code=429, headers={"Retry-After": "600"},
             )  # fmt: skip
         if sum(not t.record.finished for t in tables.live.values()) >= limits.max_tables:
             return JSONResponse(
@@ -239,14 +279,20 @@ def create_app(store: Store, limits: Limits | None = None) -> Starlette:
                 not isinstance(limit, int | float) or isinstance(limit, bool)
             ):
                 raise ValueError("seconds_per_decision must be a number or null")
-            creator = players.by_key(request.headers.get(KEY_HEADER))
-            table, tokens = LiveTable.create(store, config, specs, limit, creator)
+            creator = await players.by_key(request.headers.get(KEY_HEADER))
+            table, tokens = await asyncio.to_thread(
+                LiveTable.create, store, config, specs, limit, creator
+            )
+        except StoreError as e:
+            return JSONResponse({"error": f"the server could not store the table: {e}"},
+                                status_code=503, headers={"Retry-After": "10"})  # fmt: skip
         except RecursionError:
             return JSONResponse({"error": "the JSON is nested too deeply"}, status_code=400)
         except (ValueError, TypeError) as e:  # JSONDecodeError and UnicodeDecodeError too
             return JSONResponse({"error": str(e)}, status_code=400)
         created.add(address)
         tables.live[table.id] = table
+        tables.by_address[table.id] = address
         table.kick()
         base = str(request.base_url).rstrip("/")
         links = [  # the token in the fragment: never sent to a server, never in a Referer
@@ -262,25 +308,45 @@ def create_app(store: Store, limits: Limits | None = None) -> Starlette:
         )
 
     async def replay_step(request: Request) -> Response:
-        """The public view of a game at step N (any game: only public information)."""
+        """The public view of a game at step N (any game: only public information), worked out
+        off the event loop and cached (`replays.Replays`)."""
         table_id = request.path_params["table_id"]
         if table_id in tables.broken:
             return JSONResponse({"error": "this table is unavailable"}, status_code=503)
-        table = tables.get(table_id)
+        table = await tables.get(table_id)
         if table is None:
             return JSONResponse({"error": "no such table"}, status_code=404)
         history = table.session.state.history
         try:
-            step = int(request.query_params.get("step", len(history)))
+            step = int(request.query_params.get("step", str(len(history)))[:12])
         except ValueError:
             return JSONResponse({"error": "step must be an integer"}, status_code=400)
         step = max(0, min(step, len(history)))
-        s = new_game(table.session.config)
-        for a in history[:step]:
-            s.apply(a)
+        try:
+            part = await replays.step(table.id, table.session.config, table.names, history, step)
+        except (Busy, TimeoutError):
+            return JSONResponse({"error": "the server is busy with other replays: try again "
+                                          "in a moment"},
+                                status_code=503, headers={"Retry-After": "2"})  # fmt: skip
+        body = replay_response(step, len(history), table.names, part)
+        return Response(body, media_type="application/json")
+
+    started = time.time()
+
+    async def status(request: Request) -> Response:
+        """How the server is doing, for its operator: tables, connections, the bots' queues and
+        the replays (counts only: nothing about any player)."""
+        live = tables.live.values()
         return JSONResponse({
-            "step": step, "steps": len(history), "names": table.names,
-            "view": s.view(None), "events": [e["text"] for e in s.events_for(None, table.names)],
+            "uptime": round(time.time() - started),
+            "tables": {"live": len(tables.live),
+                       "unfinished": sum(not t.record.finished for t in live),
+                       "archived": len(tables.archived), "unavailable": len(tables.broken)},
+            "connections": sum(connections.open.values()),
+            "watchers": sum(t.watchers() for t in live),
+            "bots": bot_pool().stats(),
+            "replays": {"waiting": replays.waiting, "computed": replays.computed,
+                        "applied": replays.applied},
         })  # fmt: skip
 
     async def board(request: Request) -> Response:
@@ -300,7 +366,7 @@ def create_app(store: Store, limits: Limits | None = None) -> Starlette:
                          "address")  # fmt: skip
             return
         try:
-            await play(ws, outbox, ws.path_params["table_id"])
+            await play(ws, outbox, ws.path_params["table_id"], address)
         finally:
             connections.release(address)
 
@@ -312,13 +378,13 @@ def create_app(store: Store, limits: Limits | None = None) -> Starlette:
         with contextlib.suppress(Exception):
             await asyncio.wait_for(ws.close(code), 1.0)
 
-    async def play(ws: WebSocket, outbox: Outbox, table_id: str) -> None:
+    async def play(ws: WebSocket, outbox: Outbox, table_id: str, address: str) -> None:
         """One connection's messages, each answered: a table's answer, or an error."""
         if table_id in tables.broken:
             await refuse(ws, outbox, CLOSE_UNAVAILABLE, "unavailable",
                          "this table is unavailable: the server could not rebuild it")  # fmt: skip
             return
-        table = tables.get(table_id)
+        table = await tables.get(table_id)
         if table is None:
             await refuse(ws, outbox, CLOSE_NO_TABLE, "no_table", "there is no such table")
             return
@@ -346,8 +412,8 @@ def create_app(store: Store, limits: Limits | None = None) -> Starlette:
                     if isinstance(msg, Hello):
                         if client is not None:
                             raise ProtocolError("already", "this connection has a seat already")
-                        player = None if msg.key is None else players.by_key(msg.key)
-                        client = await table.join(outbox, msg, player)
+                        player = None if msg.key is None else await players.by_key(msg.key)
+                        client = await table.join(outbox, msg, player, address)
                     elif isinstance(msg, Act):
                         if client is None:
                             raise ProtocolError("no_hello", "say hello first")
@@ -388,11 +454,13 @@ def create_app(store: Store, limits: Limits | None = None) -> Starlette:
         Route("/api/tables/{table_id}/replay", replay_step),
         *lobby.routes(),
         Route("/api/board", board),
+        Route("/api/status", status),
         WebSocketRoute("/ws/{table_id}", socket),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.tables = tables
+    app.add_middleware(HttpBudget, per_second=limits.http_per_second, burst=limits.http_burst)
     app.add_middleware(SecurityHeaders)
     return app
 

@@ -13,12 +13,22 @@ from typing import Any
 from ..bots import parse_spec
 from ..session import GameSession, Seat, clean_name
 from . import seating
-from .chat import KEPT, MAX_PER_TABLE, ChatLimit, chat_op, clean_text
+from .chat import (
+    ADDRESSES,
+    KEPT,
+    PLAYER_LINES,
+    SPECTATOR_LINES,
+    ChatLimit,
+    chat_text,
+    check_chat,
+    clean_text,
+)
 from .outbox import Outbox, encode
 from .players import Player
 from .protocol import VERSION, Hello, ProtocolError
 from .store import ChatRow, Store, TableRecord
 
+SEATS_EVERY = 0.2  # seconds between two seats messages of a table
 TIMEOUT_BOT = "greedy"  # decides for a player out of time, and plays for one who is away
 
 
@@ -32,13 +42,25 @@ class Client:
     """One connection: its seat (None: a spectator), its outbox, and how much of the log and
     the notes it has been sent."""
 
-    def __init__(self, outbox: Outbox, seat: int | None, player: Player | None = None) -> None:
+    def __init__(
+        self, outbox: Outbox, seat: int | None, player: Player | None = None,
+        address: str = "unknown",
+    ) -> None:  # fmt: skip
         self.outbox = outbox
         self.seat = seat
         self.player = player
+        self.address = address
         self.raw_sent = 0  # engine events already looked at for this client
         self.notes_sent = 0
-        self.chat_limit = ChatLimit()
+
+    def chat_key(self) -> str:
+        """Who sends a chat line, for its limit: the player, else the seat, else the address
+        (so reconnecting starts no new budget)."""
+        if self.player is not None:
+            return f"player:{self.player.id}"
+        if self.seat is not None:
+            return f"seat:{self.seat}"
+        return f"address:{self.address}"
 
 
 class Social:
@@ -56,6 +78,10 @@ class Social:
     away_since: dict[int, float]
     timeouts: dict[int, int]
     _absence: asyncio.TimerHandle | None
+    _seats_timer: asyncio.TimerHandle | None
+    _seats_last: float
+    chat_limits: ChatLimit
+    spectators_chat: ChatLimit
 
     # provided by LiveTable
     @property
@@ -74,7 +100,7 @@ class Social:
     def _storage_failed(self, e: Exception) -> None:
         raise NotImplementedError
 
-    def check_seat(self, hello: Hello) -> int | None:
+    def check_seat(self, hello: Hello, player: Player | None = None) -> int | None:
         raise NotImplementedError
 
     def seat_of(self, player: Player) -> int | None:
@@ -105,9 +131,23 @@ class Social:
                 "seats": self.public_seats(), "watchers": self.watchers()}  # fmt: skip
 
     def _broadcast_seats(self) -> None:
+        """Queue the seats message in every client's `seats` slot, at most once every SEATS_EVERY
+        seconds per table: a burst of joins is one message to each client, not one per join."""
+        if self._seats_timer is not None:
+            return  # a message is coming, and will show this change too
+        loop = asyncio.get_running_loop()
+        wait = self._seats_last + SEATS_EVERY - loop.time()
+        if wait > 0:
+            self._seats_timer = loop.call_later(wait, self._flush_seats)
+        else:
+            self._flush_seats()
+
+    def _flush_seats(self) -> None:
+        self._seats_timer = None
+        self._seats_last = asyncio.get_running_loop().time()
         text = encode(self.seats_message())  # the same for everyone: nothing secret in it
         for client in list(self.clients):
-            client.outbox.put(text)
+            client.outbox.put_latest("seats", text)
 
     async def _save_record(self) -> None:
         try:
@@ -182,7 +222,7 @@ class Social:
     async def claim(self, player: Player, i: int, token: str) -> None:
         """An invite seat opened with its token is bound to the player who opened it."""
         async with self.lock:
-            self.check_seat(Hello(i, token))
+            self.check_seat(Hello(i, token), player)
             held = self.seat_of(player)
             if held is not None and held != i:
                 raise ProtocolError("seated", f"you sit at seat {held + 1} of this table already")
@@ -273,22 +313,26 @@ class Social:
         self.kick()
 
     async def say(self, client: Client, text: str) -> None:
-        """A chat line from a player or a spectator: checked, stored, then shown to everyone."""
+        """A chat line from a player or a spectator: checked, stored, then shown to everyone.
+        Limits: per player (or seat, or anonymous address) at this table, per address at every
+        table, and for the spectators of this table together — never the players' lines. The
+        table keeps the newest lines of each kind (chat is never full)."""
         line = clean_text(text)
-        if self.chat_seq >= MAX_PER_TABLE:
-            full = f"this table's chat is full ({MAX_PER_TABLE} messages)"
-            raise ProtocolError("chat_full", full)
-        client.chat_limit.check()
+        limits = [(self.chat_limits, client.chat_key()), (ADDRESSES, client.address)]
+        if client.seat is None:
+            limits.append((self.spectators_chat, "all"))
+        check_chat(limits)
         if client.seat is not None:
             name = self.names[client.seat]
         elif client.player is not None:
-            name = client.player.name
+            name = seating.unique_name(client.player.name, self.record.seats, -1)
         else:
             name = "A spectator"
+        keep = SPECTATOR_LINES if client.seat is None else PLAYER_LINES
         async with self.lock:
             row = ChatRow(self.chat_seq, time.time(), client.seat, name, line)
             try:
-                await asyncio.to_thread(self.store.add_chat, self.id, row)
+                await asyncio.to_thread(self.store.add_chat, self.id, row, keep)
             except Exception as e:
                 self._storage_failed(e)
                 raise ProtocolError(
@@ -296,9 +340,8 @@ class Social:
                 ) from None
             self.chat_seq += 1
             self.chat = [*self.chat[-(KEPT - 1) :], row]
-            text_out = encode(chat_op([row]))
             for other in list(self.clients):
-                other.outbox.put(text_out)
+                other.outbox.put_merged("chat", [row], chat_text)
 
     def offer_rematch(self, new_id: str, by: str) -> None:
         self.record.rematch = new_id

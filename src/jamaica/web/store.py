@@ -12,6 +12,7 @@ row that makes no sense (bad JSON, wrong types) is a ValueError naming its table
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -90,7 +91,7 @@ class Store(Protocol):
     def create_player(self, player: PlayerRecord) -> None: ...
     def player_by_key(self, key_hash: str) -> PlayerRecord | None: ...
     def rename_player(self, player_id: str, name: str) -> None: ...
-    def add_chat(self, table_id: str, row: ChatRow) -> None: ...
+    def add_chat(self, table_id: str, row: ChatRow, keep: int | None = None) -> None: ...
     def chat(self, table_id: str, limit: int) -> list[ChatRow]: ...
     def close(self) -> None: ...
 
@@ -157,40 +158,54 @@ def _one_line(e: BaseException) -> str:
 
 
 class _FileLock:
-    """An exclusive lock on `FILE.lock` for as long as the store is open: one server per database
-    file. The kernel drops it when the process ends, even by `kill -9`."""
+    """An exclusive lock for as long as the store is open: one server per database file. It is
+    taken on the database file itself (whatever path, symlink or hard link names it) and on
+    `REAL_PATH.lock` beside it, which also holds the owner's pid for the error message (and is
+    the lock older servers take). The kernel drops both when the process ends, even by
+    `kill -9`. (flock, not fcntl: SQLite's own POSIX locks on the file are not disturbed.)"""
 
     def __init__(self, db_path: str) -> None:
-        self.path = db_path + ".lock"
-        self._fd: int | None = None
+        real = os.path.realpath(db_path)
+        self.path = real + ".lock"
+        self._fds: list[int] = []
         if sys.platform == "win32":  # no flock; one server per file is up to the operator
             return
+        try:
+            for path in (self.path, real):
+                self._take(path, db_path)
+        except BaseException:
+            self.release()
+            raise
+        os.ftruncate(self._fds[0], 0)
+        os.pwrite(self._fds[0], f"{os.getpid()}\n".encode(), 0)
+
+    def _take(self, path: str, db_path: str) -> None:
         import fcntl
 
         try:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as e:
             raise StoreError(
-                f"cannot open the database {db_path}: cannot create {self.path}: {e.strerror}"
+                f"cannot open the database {db_path}: cannot open {path}: {e.strerror}"
             ) from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
-            try:
-                owner = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "unknown"
-            finally:
-                os.close(fd)
+            os.close(fd)
+            owner = "unknown"
+            with contextlib.suppress(OSError), open(self.path, "rb") as f:
+                owner = f.read(32).decode("ascii", "replace").strip() or owner
             raise StoreError(
                 f"the database {db_path} is in use by another jamaica server (pid {owner})"
             ) from None
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
-        self._fd = fd
+        self._fds.append(fd)
 
     def release(self) -> None:
-        if self._fd is not None:
-            os.close(self._fd)  # closing the descriptor drops the lock
-            self._fd = None
+        """Drop the locks (after the database is closed: closing a descriptor of the database
+        file drops every POSIX lock this process holds on it)."""
+        for fd in self._fds:
+            os.close(fd)  # closing the descriptor drops the lock
+        self._fds = []
 
 
 class SQLiteStore:
@@ -320,12 +335,22 @@ class SQLiteStore:
             return None
         return PlayerRecord(str(row[0]), str(row[1]), str(row[2]), float(row[3]))
 
-    def add_chat(self, table_id: str, row: ChatRow) -> None:
+    def add_chat(self, table_id: str, row: ChatRow, keep: int | None = None) -> None:
+        """Store a chat line; with `keep`, only the newest `keep` lines of its kind (players'
+        lines, spectators' lines) stay: a table's chat is bounded and never full."""
         with self._write() as db:
             db.execute(
                 "INSERT INTO chat VALUES (?, ?, ?, ?, ?, ?)",
                 (table_id, row.seq, row.at, row.seat, row.name, row.text),
             )
+            if keep is not None:
+                kind = "seat IS NULL" if row.seat is None else "seat IS NOT NULL"
+                db.execute(
+                    f"DELETE FROM chat WHERE table_id = ? AND {kind} AND seq <= ("
+                    f"SELECT seq FROM chat WHERE table_id = ? AND {kind} "
+                    "ORDER BY seq DESC LIMIT 1 OFFSET ?)",
+                    (table_id, table_id, keep),
+                )
 
     def chat(self, table_id: str, limit: int) -> list[ChatRow]:
         """The table's last `limit` chat messages, oldest first."""

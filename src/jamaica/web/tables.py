@@ -26,7 +26,7 @@ from ..rules.view import can_see
 from ..rules.view import cards as cards_of
 from ..session import GameSession, Seat, clean_name
 from . import seating
-from .chat import KEPT, chat_op
+from .chat import KEPT, SPECTATORS_BURST, ChatLimit, chat_text
 from .committer import committer
 from .outbox import Outbox, encode
 from .players import Player
@@ -55,6 +55,14 @@ def bot_pool() -> Scheduler:
     if _POOL is None:
         _POOL = Scheduler.from_env(lambda spec, state, seat: _decide(spec, state, seat))
     return _POOL
+
+
+def close_bot_pool() -> None:
+    """Stop the bots' workers (at shutdown); the next `bot_pool()` starts new ones."""
+    global _POOL
+    if _POOL is not None:
+        _POOL.close()
+        _POOL = None
 
 
 def _decide(spec: str, state: State, seat: int) -> Action:
@@ -100,6 +108,13 @@ class LiveTable(Social):
         self.timeouts: dict[int, int] = {}  # seat -> times in a row it ran out of time
         self._absence: asyncio.TimerHandle | None = None
         self.on_rematch: Callable[[str, str], None] | None = None
+        self.version = 0  # changes told to the clients (see _broadcast)
+        self._public: dict[tuple[int, int], tuple[str, tuple[int, int]]] = {}
+        self._public_version = -1
+        self._seats_timer: asyncio.TimerHandle | None = None
+        self._seats_last = 0.0
+        self.chat_limits = ChatLimit()  # per player (or seat, or anonymous address)
+        self.spectators_chat = ChatLimit(SPECTATORS_BURST)  # the spectators together
 
     @property
     def id(self) -> str:
@@ -167,7 +182,10 @@ class LiveTable(Social):
         return table
 
     # --- seats ----------------------------------------------------------------------------------
-    def check_seat(self, hello: Hello) -> int | None:
+    def check_seat(self, hello: Hello, player: Player | None = None) -> int | None:
+        """The seat a hello opens with its token. A seat bound to a player (a claimed invite)
+        opens only for that player (`player`, known by their key): the invite's token, which the
+        table's creator was given too, no longer opens it."""
         if hello.seat is None:
             return None
         seats = self.record.seats
@@ -179,13 +197,22 @@ class LiveTable(Social):
         given = token_hash(hello.token or "")
         if not hmac.compare_digest(given, expected):
             raise ProtocolError("bad_token", "that is not the token of this seat")
+        holder = seats[hello.seat].get("player")
+        if holder is not None and (player is None or player.id != holder):
+            raise ProtocolError("claimed", "a player holds this seat: only they can open it "
+                                           "(from their lobby, with their player key)")  # fmt: skip
         return hello.seat
 
-    async def join(self, outbox: Outbox, hello: Hello, player: Player | None = None) -> Client:
+    async def join(
+        self, outbox: Outbox, hello: Hello, player: Player | None = None, address: str = "unknown"
+    ) -> Client:
         if hello.key is not None and player is None:
             raise ProtocolError("bad_key", "that is not a player's key (create a player first)")
-        seat = self.check_seat(hello) if player is None else self.seat_of(player)
-        client = Client(outbox, seat, player)
+        if hello.seat is not None:
+            seat = self.check_seat(hello, player)
+        else:
+            seat = None if player is None else self.seat_of(player)
+        client = Client(outbox, seat, player, address)
         async with self.lock:  # nothing here waits for a client: the outbox sends
             self.clients.append(client)
             outbox.put(self.welcome(seat, player))
@@ -193,8 +220,8 @@ class LiveTable(Social):
                 await self._take_back(seat)  # coming back takes the seat back
                 self._broadcast()  # everyone reads that they are back; the newcomer, its update
             else:
-                outbox.put(self.update_for(client))
-            outbox.put(chat_op(self.chat))
+                self._queue_update(client)
+            outbox.put_merged("chat", list(self.chat), chat_text)
             self._broadcast_seats()
             self._check_absence()
         self.kick()
@@ -499,25 +526,39 @@ class LiveTable(Social):
 
     # --- telling the clients --------------------------------------------------------------------
     def _broadcast(self) -> None:
-        """Queue an update for every client (never waits). The spectators' update is computed
-        and encoded once per change and shared by all of them."""
-        shared: dict[tuple[int, int], str] = {}
-        for client in list(self.clients):
-            if client.seat is None:
-                start = (client.raw_sent, client.notes_sent)
-                text = shared.get(start)
-                if text is None:
-                    text = shared[start] = encode(self.update_for(client))
-                else:
-                    client.raw_sent, client.notes_sent = self._sent_marks()
-                client.outbox.put(text)
-            else:
-                client.outbox.put(self.update_for(client))
-            if client.outbox.closed:  # gone, or too slow: it can reconnect and resync
-                self.leave(client)
+        """Tell every client that the game changed (never waits, computes nothing here): each
+        client's update waits in its outbox's `update` slot, made as it leaves — so it shows the
+        present and a burst of changes is one message. Players are queued first; spectators
+        share one encoding per change (`_public_update`)."""
+        self.version += 1
+        if self._seats_timer is not None:  # a change of seats goes before the game's
+            self._seats_timer.cancel()
+            self._flush_seats()
+        for client in sorted(self.clients, key=lambda c: c.seat is None):
+            self._queue_update(client)
 
-    def _sent_marks(self) -> tuple[int, int]:
-        return len(self.session.state.events or []), len(self.notes)
+    def _queue_update(self, client: Client) -> None:
+        if client.seat is None:
+            client.outbox.put_latest("update", lambda: self._public_update(client))
+        else:
+            client.outbox.put_latest("update", lambda: encode(self.update_for(client)))
+        if client.outbox.closed:  # gone, or too slow: it can reconnect and resync
+            self.leave(client)
+
+    def _public_update(self, client: Client) -> str:
+        """A spectator's update, encoded once per change for every spectator who has been sent
+        the same part of the log."""
+        if self._public_version != self.version:
+            self._public.clear()
+            self._public_version = self.version
+        start = (client.raw_sent, client.notes_sent)
+        known = self._public.get(start)
+        if known is None:
+            text = encode(self.update_for(client))
+            self._public[start] = (text, (client.raw_sent, client.notes_sent))
+            return text
+        text, (client.raw_sent, client.notes_sent) = known
+        return text
 
     def update_for(self, client: Client) -> dict[str, Any]:
         s = self.session.state
@@ -530,7 +571,7 @@ class LiveTable(Social):
         ]
         notes = [text for audience, text in self.notes[client.notes_sent :]
                  if can_see(audience, seat)]  # fmt: skip
-        client.raw_sent, client.notes_sent = self._sent_marks()
+        client.raw_sent, client.notes_sent = len(events), len(self.notes)
         message: dict[str, Any] = {
             "op": "update",
             "v": VERSION,
@@ -614,6 +655,8 @@ class LiveTable(Social):
         }
 
     def close(self) -> None:
+        if self._seats_timer is not None:
+            self._seats_timer.cancel()
         if self._absence is not None:
             self._absence.cancel()
         if self._timer is not None:

@@ -309,7 +309,10 @@ function connect() {
   socket = new WebSocket(`${proto}://${location.host}/ws/${tableId}`);
   socket.onopen = () => {
     retry = 500;
-    send(useKey ? { op: "hello", key: player.key } : { op: "hello", seat, token });
+    // An invite link opened by a player sends their key too: once the seat is bound to them,
+    // the link's token alone no longer opens it.
+    const key = player ? { key: player.key } : {};
+    send(useKey ? { op: "hello", key: player.key } : { op: "hello", seat, token, ...key });
   };
   socket.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
