@@ -18,7 +18,7 @@ import contextlib
 import json
 import logging
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import Any, Protocol
 
 log = logging.getLogger("jamaica.web")
@@ -66,10 +66,10 @@ class Outbox:
         self.sent = 0  # messages sent (for tests and figures)
         self.busy = False  # a message is being made or sent
         self._ready = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
+        self._task: asyncio.Task[Any] | None = None
 
     def start(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(self._run())
+        self._task = spawn(self._run())
 
     def pending(self) -> int:
         """Entries waiting: plain messages and slots."""
@@ -150,9 +150,7 @@ class Outbox:
         self.closed = True
         if self._task is not None and self._task is not asyncio.current_task():
             self._task.cancel()
-        task = asyncio.get_running_loop().create_task(self._close_wire(code))
-        _BACKGROUND.add(task)  # kept until done: a task nobody holds may be destroyed pending
-        task.add_done_callback(_BACKGROUND.discard)
+        spawn(self._close_wire(code))
 
     async def _close_wire(self, code: int) -> None:
         with contextlib.suppress(Exception):
@@ -175,4 +173,13 @@ class Outbox:
             self._task.cancel()
 
 
-_BACKGROUND: set[asyncio.Task[None]] = set()
+_BACKGROUND: set[asyncio.Task[Any]] = set()  # tasks nobody else holds, until they are done
+
+
+def spawn(coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+    """Run `coro` as a task that is held until it is done (the event loop keeps only weak
+    references to tasks: one nobody holds may be destroyed while pending)."""
+    task = asyncio.get_running_loop().create_task(coro)
+    _BACKGROUND.add(task)
+    task.add_done_callback(_BACKGROUND.discard)
+    return task

@@ -23,7 +23,7 @@ from .chat import (
     check_chat,
     clean_text,
 )
-from .outbox import Outbox, encode
+from .outbox import Outbox, encode, spawn
 from .players import Player
 from .protocol import VERSION, Hello, ProtocolError
 from .store import ChatRow, Store, TableRecord
@@ -300,7 +300,7 @@ class Social:
             due = min(end for _, end in absent)
             loop = asyncio.get_running_loop()
             delay = max(0.0, due - time.time()) + 0.05
-            self._absence = loop.call_later(delay, lambda: loop.create_task(self._absence_due()))
+            self._absence = loop.call_later(delay, lambda: spawn(self._absence_due()))
 
     async def _absence_due(self) -> None:
         async with self.lock:

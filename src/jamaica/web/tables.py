@@ -28,7 +28,7 @@ from ..session import GameSession, Seat, clean_name
 from . import seating
 from .chat import KEPT, SPECTATORS_BURST, ChatLimit, chat_text
 from .committer import committer
-from .outbox import Outbox, encode
+from .outbox import Outbox, encode, spawn
 from .players import Player
 from .protocol import VERSION, Act, Hello, ProtocolError
 from .social import TIMEOUT_BOT, Client, Social
@@ -487,7 +487,7 @@ class LiveTable(Social):
         self._timer_turn = turn
         self.deadline_at = round((time.time() + limit) * 1000)
         loop = asyncio.get_running_loop()
-        self._timer = loop.call_later(limit, lambda: loop.create_task(self._time_out(turn)))
+        self._timer = loop.call_later(limit, lambda: spawn(self._time_out(turn)))
 
     async def _time_out(self, turn: int) -> None:
         async with self.lock:
@@ -514,7 +514,7 @@ class LiveTable(Social):
 
     def _arm_timer_retry(self, turn: int) -> None:
         loop = asyncio.get_running_loop()
-        self._timer = loop.call_later(STORAGE_RETRY, lambda: loop.create_task(self._time_out(turn)))
+        self._timer = loop.call_later(STORAGE_RETRY, lambda: spawn(self._time_out(turn)))
 
     def _note_timeout(self, seat: int, a: Action) -> None:
         """Everyone learns that the time ran out; only the seat learns what was decided for it

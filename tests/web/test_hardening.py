@@ -1,0 +1,284 @@
+"""Issue 21: what one client could do to the server, each reproduced and refused — names that
+looped for ever, a claimed invite opened by its token, chat shut for everyone, requests without
+a budget, tables without a cap per address, a storage failure answered as the client's mistake,
+replays worked out on the event loop, a log flooded by bad frames."""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from jamaica import Config
+from jamaica.web import chat as chat_module
+from jamaica.web import logs
+from jamaica.web.limits import Limits
+from jamaica.web.outbox import Outbox
+from jamaica.web.players import Player
+from jamaica.web.protocol import Hello, ProtocolError
+from jamaica.web.replays import CHECKPOINT, Replays
+from jamaica.web.seating import NAME_LENGTH, name_key, unique_name
+from jamaica.web.security import WRITE_COST, HttpBudget
+from jamaica.web.server import create_app
+from jamaica.web.store import ChatRow, SQLiteStore, StoreError, TableRecord
+from jamaica.web.tables import LiveTable
+
+from .server import Server, recv, send
+
+
+# --- names (item 1, item 11) ----------------------------------------------------------------------
+@pytest.mark.parametrize("length", [1, 2, 22, 23, 24])
+def test_a_shared_name_is_numbered_within_the_length_however_long(length: int) -> None:
+    """`unique_name` looped for ever on two 24-character names; 23 gave "name " (same look)."""
+    seats: list[dict[str, Any]] = []
+    for i in range(6):
+        name = unique_name("x" * length, seats, i)
+        seats.append({"name": name, "kind": "player"})
+    names = [s["name"] for s in seats]
+    assert all(len(n) <= NAME_LENGTH and n == n.strip() for n in names)
+    assert len({name_key(n) for n in names}) == 6, names
+    assert names[0] == "x" * length and names[1].endswith(" 2") and names[5].endswith(" 6")
+
+
+@pytest.mark.parametrize(
+    "taken, name",
+    [("Ann", "ann"), ("Ann", "ＡＮＮ"), ("Ann", "Аnn"), ("Ann", "A n n"), ("José", "Jose"),
+     ("Oscar", "Οscar"), ("paul", "раul")],
+)
+def test_names_that_look_the_same_are_the_same_name_at_a_table(taken: str, name: str) -> None:
+    seats = [{"name": taken, "kind": "player"}]
+    assert name_key(name) == name_key(taken)
+    assert unique_name(name, seats, 1) == f"{name} 2"
+
+
+def test_two_seats_of_the_longest_name_make_a_table_at_once(server: Server) -> None:
+    """The request that froze the whole server: it is answered (the client's timeout is 10 s)."""
+    name = "A" * 24
+    t = server.table([(name, None), (name, None), (name, "random")])
+    names = [s["name"] for s in t["seats"]]
+    assert names[0] == name and len({name_key(n) for n in names}) == 3
+    assert server.get("/api/tables")[0]["id"] == t["id"]  # and it still answers
+
+
+# --- a claimed invite (item 10) -----------------------------------------------------------------
+def test_a_claimed_seat_opens_only_for_its_player(server: Server) -> None:
+    ann, ben = server.player("Ann"), server.player("Ben")
+    status, t = server.post("/api/tables", {"players": 2, "seats": [
+        {"kind": "me"}, {"kind": "invite", "name": "Guest"}]}, ann["key"])  # fmt: skip
+    assert status == 201
+    token = t["seats"][1]["token"]  # the creator was given it
+    status, _ = server.post(f"/api/tables/{t['id']}/claim", {"seat": 1, "token": token},
+                            ben["key"])  # fmt: skip
+    assert status == 200
+    with server.ws(t["id"]) as ws:  # the creator, with the token alone
+        send(ws, op="hello", seat=1, token=token)
+        refused = recv(ws)
+        assert refused["op"] == "error" and refused["code"] == "claimed"
+    with server.ws(t["id"]) as ws:  # the creator, with the token and their own key
+        send(ws, op="hello", seat=1, token=token, key=ann["key"])
+        assert recv(ws)["code"] == "claimed"
+    status, d = server.post(f"/api/tables/{t['id']}/claim", {"seat": 1, "token": token},
+                            ann["key"])  # fmt: skip
+    assert status == 400 and "holds" in d["error"]
+    with server.ws(t["id"]) as ws:  # the player who claimed it: by the link, with their key
+        send(ws, op="hello", seat=1, token=token, key=ben["key"])
+        welcome = recv(ws)
+        assert welcome["op"] == "welcome" and welcome["seat"] == 1
+    with server.ws(t["id"]) as ws:  # … or by their key alone
+        send(ws, op="hello", key=ben["key"])
+        assert recv(ws)["seat"] == 1
+
+
+# --- chat (item 7) ------------------------------------------------------------------------------
+class Wire:
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+
+    async def send_text(self, text: str) -> None:
+        self.sent.append(json.loads(text))
+
+    async def close(self, code: int) -> None:
+        pass
+
+
+def _box() -> Outbox:
+    box = Outbox(Wire())
+    box.start()
+    return box
+
+
+async def test_reconnecting_starts_no_new_chat_budget_and_spectators_cannot_shut_the_chat(
+    tmp_path: Path,
+) -> None:
+    chat_module.ADDRESSES.sent.clear()
+    store = SQLiteStore(tmp_path / "j.db")
+    table, tokens = LiveTable.create(store, Config(2), [("A", None), ("B", "greedy")])
+    player = await table.join(_box(), Hello(0, tokens[0]), address="10.0.0.1")
+    for i in range(chat_module.BURST):
+        spy = await table.join(_box(), Hello(None, None), address="10.6.6.6")
+        await table.say(spy, f"spam {i}")
+        table.leave(spy)
+    again = await table.join(_box(), Hello(None, None), address="10.6.6.6")  # a new connection
+    with pytest.raises(ProtocolError) as refused:
+        await table.say(again, "more spam")
+    assert refused.value.code == "chat_limit"
+    # A crowd of spectators, each from an address of its own, uses up the spectators' budget…
+    crowd = [await table.join(_box(), Hello(None, None), address=f"10.7.0.{k}")
+             for k in range(chat_module.SPECTATORS_BURST + 5)]  # fmt: skip
+    refusals = 0
+    for k, spy in enumerate(crowd):
+        try:
+            await table.say(spy, f"crowd {k}")
+        except ProtocolError:
+            refusals += 1
+    assert refusals == 5 + chat_module.BURST  # the first spectator's lines counted too
+    await table.say(player, "the seated player still speaks")  # … never the players'
+    assert table.chat[-1].text == "the seated player still speaks"
+    table.close()
+
+
+def test_a_table_keeps_the_newest_lines_of_each_kind(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "j.db")
+    store.create_table(TableRecord("t", Config(2).to_dict(), [], 0, None, 0.0))
+    for seq in range(10):
+        seat = None if seq % 2 else 0
+        store.add_chat("t", ChatRow(seq, 0.0, seat, "x", f"line {seq}"), keep=3)
+    kept = store.chat("t", 100)
+    assert [r.seq for r in kept] == [4, 5, 6, 7, 8, 9]  # three of the players', three of theirs
+    store.close()
+
+
+def test_a_spectator_cannot_chat_under_a_seated_players_name() -> None:
+    seats = [{"name": "Ann", "kind": "player"}]
+    assert unique_name("ANN", seats, -1) == "ANN 2"
+
+
+# --- HTTP (items 8, 11) -------------------------------------------------------------------------
+def test_the_http_budget_charges_writes_more_and_refills() -> None:
+    budget = HttpBudget(app=None, per_second=10, burst=100)  # type: ignore[arg-type]
+    t = 1000.0
+    for _ in range(100 // WRITE_COST):
+        assert budget.take("a", WRITE_COST, t) == 0
+    assert budget.take("a", WRITE_COST, t) == pytest.approx(WRITE_COST / 10)  # must wait 1 s
+    assert budget.take("b", 1, t) == 0  # another address has its own budget
+    assert budget.take("a", WRITE_COST, t + 1) == 0  # refilled
+
+
+def test_a_flood_of_renames_is_refused_and_reads_still_answer(tmp_path: Path) -> None:
+    """Item 8: flooding POST /api/me made 310 disk-synced writes a second."""
+    srv = Server(tmp_path / "j.db", ("--http-per-second", "5", "--http-burst", "100")).start()
+    try:
+        me = srv.player("Flood")
+        codes = [srv.post("/api/me", {"name": f"F {i}"}, me["key"])[0] for i in range(30)]
+        assert codes.count(200) <= 10 and codes.count(429) >= 19
+        status, d = srv.post("/api/me", {"name": "again"}, me["key"])
+        assert status == 429 and "try again" in d["error"]
+    finally:
+        srv.stop()
+
+
+async def _asgi_post(app: Any, path: str, body: dict[str, Any], client: str) -> tuple[int, Any]:
+    """One request straight into the ASGI app: (status, JSON)."""
+    raw = json.dumps(body).encode()
+    scope = {"type": "http", "method": "POST", "path": path, "raw_path": path.encode(),
+             "query_string": b"", "headers": [(b"content-type", b"application/json"),
+                                              (b"host", b"test")],
+             "client": (client, 1), "server": ("test", 80), "scheme": "http",
+             "http_version": "1.1", "root_path": ""}  # fmt: skip
+    sent: list[dict[str, Any]] = []
+    messages = [{"type": "http.request", "body": raw, "more_body": False}]
+
+    async def receive() -> dict[str, Any]:
+        return messages.pop(0) if messages else {"type": "http.disconnect"}
+
+    async def send_(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    await app(scope, receive, send_)
+    body_out = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    return sent[0]["status"], json.loads(body_out)
+
+
+class BrokenStore(SQLiteStore):
+    def create_table(self, table: TableRecord) -> None:
+        raise StoreError("cannot write to the database: disk I/O error")
+
+
+async def test_a_table_that_cannot_be_stored_is_a_503_not_the_clients_mistake(
+    tmp_path: Path,
+) -> None:
+    app = create_app(BrokenStore(tmp_path / "j.db"))
+    seats = {"players": 2, "seats": [{"name": "a", "bot": None}, {"name": "b", "bot": None}]}
+    status, d = await _asgi_post(app, "/api/tables", seats, "10.0.0.1")
+    assert status == 503 and "could not store" in d["error"]
+
+
+async def test_one_address_cannot_fill_the_servers_tables(tmp_path: Path) -> None:
+    """Item 11: one address filled the global cap in about 50 minutes."""
+    limits = Limits(tables_per_address=3, tables_per_minute=100, max_tables=100)
+    app = create_app(SQLiteStore(tmp_path / "j.db"), limits)
+    seats = {"players": 2, "seats": [{"name": "a", "bot": None}, {"name": "b", "bot": None}]}
+    codes = [(await _asgi_post(app, "/api/tables", seats, "10.0.0.1"))[0] for _ in range(5)]
+    assert codes == [201, 201, 201, 429, 429]
+    assert (await _asgi_post(app, "/api/tables", seats, "10.0.0.2"))[0] == 201
+    for t in app.state.tables.live.values():
+        t.close()
+
+
+# --- replays (the rule: nothing unbounded on the event loop) --------------------------------------
+async def test_a_replay_costs_at_most_a_checkpoint_of_moves_and_is_cached(tmp_path: Path) -> None:
+    import random
+
+    from jamaica import new_game
+    from jamaica.rules import CHANCE
+
+    rng = random.Random(3)
+    s = new_game(Config(4))
+    while not s.is_terminal():
+        s.apply(s.sample_chance(rng) if s.current_player() == CHANCE else rng.choice(s.legal))
+    history, names = list(s.history), ["a", "b", "c", "d"]
+    replays = Replays()
+    try:
+        last = await replays.step("t", Config(4), names, history, len(history))
+        assert replays.applied == len(history)  # the first walk keeps checkpoints…
+        for step in (len(history) - 1, len(history) // 2, 5, len(history) - 7):
+            before = replays.applied
+            part = await replays.step("t", Config(4), names, history, step)
+            assert replays.applied - before < CHECKPOINT  # … so any step costs less than one
+            assert json.loads(b"{" + part + b"}")["view"] is not None
+        before = replays.applied
+        assert await replays.step("t", Config(4), names, history, len(history)) == last
+        assert replays.applied == before  # cached
+        assert json.loads(b"{" + last + b"}")["view"] == s.view(None)
+    finally:
+        replays.close()
+
+
+# --- the log (item 6) ---------------------------------------------------------------------------
+def test_a_client_cannot_flood_the_log(caplog: pytest.LogCaptureFixture) -> None:
+    budget = logs.install(logs.Budget(budget=10, window=3600))
+    logger = logging.getLogger("uvicorn.error")
+    with caplog.at_level(logging.WARNING):
+        for _ in range(2500):
+            try:
+                b"\xff".decode()
+            except UnicodeDecodeError:
+                logger.exception("Invalid UTF-8 sequence received from client.")
+        budget.flush()
+    lines = [r for r in caplog.records if r.name == "uvicorn.error"]
+    assert len(lines) == 11  # ten, then one line summing up the rest
+    assert all(r.exc_info is None for r in lines[:10])  # no traceback for a client's mistake
+    assert "2,490 more" in lines[-1].getMessage()
+    for name in logs.LOGGERS:
+        logging.getLogger(name).removeFilter(budget)
+
+
+def test_a_chat_budget_follows_the_player_then_the_seat_then_the_address() -> None:
+    from jamaica.web.social import Client
+
+    assert Client(Outbox(Wire()), None, None, "1.2.3.4").chat_key() == "address:1.2.3.4"
+    assert Client(Outbox(Wire()), 2, None, "1.2.3.4").chat_key() == "seat:2"
+    assert Client(Outbox(Wire()), 2, Player("p", "P"), "x").chat_key() == "player:p"
