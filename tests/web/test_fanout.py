@@ -46,6 +46,10 @@ async def _until(pred: Any, seconds: float = 30) -> None:
         await asyncio.sleep(0.01)
 
 
+def _over(table: LiveTable) -> bool:
+    return table.session.state.is_terminal()
+
+
 def _outbox(wire: Wire) -> Outbox:
     # A long send timeout: these tests stall wires on purpose, and are about the queue's size.
     box = Outbox(wire, send_timeout=600)
@@ -122,7 +126,7 @@ async def test_an_update_shows_the_present_and_every_event_since_the_last(tmp_pa
     for _ in range(4):  # answer while the wire is stalled: the updates pile into one
         s = table.session.state
         await table.act(client, Act(str(s.legal[0]), len(s.history)))
-        await _until(lambda: table.session.human_to_move() == 0 or s.is_terminal())
+        await _until(lambda: table.session.human_to_move() == 0 or _over(table))
     assert client.outbox.pending() <= 3
     wire.gate.set()
     await _until(lambda: client.outbox.pending() == 0 and not client.outbox.busy)
