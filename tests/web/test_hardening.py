@@ -282,3 +282,12 @@ def test_a_chat_budget_follows_the_player_then_the_seat_then_the_address() -> No
     assert Client(Outbox(Wire()), None, None, "1.2.3.4").chat_key() == "address:1.2.3.4"
     assert Client(Outbox(Wire()), 2, None, "1.2.3.4").chat_key() == "seat:2"
     assert Client(Outbox(Wire()), 2, Player("p", "P"), "x").chat_key() == "player:p"
+
+
+def test_an_ipv6_subscriber_is_one_address_for_the_limits() -> None:
+    """Attacking our own limits: one home is usually given a whole /64 of IPv6 addresses."""
+    from jamaica.web.limits import address_key
+
+    assert address_key("2001:db8:1:2::1") == address_key("2001:db8:1:2:ffff::9")
+    assert address_key("2001:db8:1:2::1") != address_key("2001:db8:1:3::1")
+    assert address_key("203.0.113.7") == "203.0.113.7" and address_key(None) == "unknown"

@@ -8,6 +8,7 @@ since anyone can send that header).
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import time
 from collections import deque
@@ -71,6 +72,19 @@ def _convert(name: str, raw: str, var: str) -> Any:
         return float(raw) if name.endswith("_per_second") else int(raw)
     except ValueError:
         raise ValueError(f"{var} must be a number, not {raw!r}") from None
+
+
+def address_key(host: object) -> str:
+    """Who a client is, for the per-address limits: its IPv4 address, or the /64 network of its
+    IPv6 address (one subscriber is usually given a whole /64: counting each of its 2^64
+    addresses apart would give it unlimited budgets)."""
+    text = str(host) if host is not None else "unknown"
+    if ":" not in text:
+        return text
+    try:
+        return str(ipaddress.IPv6Network(f"{text.split('%')[0]}/64", strict=False))
+    except ValueError:
+        return text
 
 
 class TokenBucket:

@@ -16,7 +16,7 @@ from ..bots import parse_spec
 from ..rules import CHANCE, Config
 from . import seating
 from .chat import as_message
-from .limits import Limits, PerMinute
+from .limits import Limits, PerMinute, address_key
 from .players import Player, Players
 from .protocol import ProtocolError
 from .security import TooLarge, read_body
@@ -36,7 +36,7 @@ def fail(message: str, status: int = 400) -> JSONResponse:
 
 
 def client_address(client: Any) -> str:
-    return str(client.host) if client is not None else "unknown"
+    return address_key(client.host if client is not None else None)
 
 
 class Lobby:

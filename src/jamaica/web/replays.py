@@ -1,30 +1,33 @@
 """Replays: the public view of a table's game at any step, computed off the event loop.
 
 A replay is public information only (`State.view(None)`, the public events). Working one out
-replays the game's decisions, so it never runs on the event loop: one worker thread does it, from
-the nearest checkpoint (a copy of the game kept every CHECKPOINT steps), so a request costs at
-most CHECKPOINT applies plus the view and the log up to that step. Answers are cached per table
-and step; at most WAITING requests wait for the worker (then the server says it is busy), each
-within DEADLINE seconds.
+replays the game's decisions, so it never runs on the event loop — nor in a thread of the
+server's process, where its Python work would hold the interpreter's lock and slow every table
+down (measured: a bystander's p99 went from 22 ms to 168 ms under four flooding clients). One
+worker *process* does it, from the nearest checkpoint (a copy of the game it keeps every
+CHECKPOINT steps), so a request costs at most CHECKPOINT applies plus the view and the log up to
+that step. Answers are cached per table and step in the server; at most WAITING requests wait for
+the worker (then the server says it is busy), each within DEADLINE seconds.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import threading
+import multiprocessing
 from collections import OrderedDict
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
 
 from ..rules import Config, State, new_game
 
 CHECKPOINT = 64  # steps between two kept copies of a game
-CACHED = 512  # answers kept (table, step)
-TABLES_KEPT = 64  # games whose checkpoints are kept
+CACHED = 512  # answers kept (table, step, names)
+TABLES_KEPT = 64  # games whose checkpoints the worker keeps
 WAITING = 16  # requests waiting for the worker, at most
 DEADLINE = 10.0  # seconds a request may wait for its answer
-
 
 _Key = tuple[str, int, tuple[str, ...]]  # table, step, the seats' names
 
@@ -35,13 +38,17 @@ class Busy(Exception):
 
 class Replays:
     def __init__(self) -> None:
-        self._pool = ThreadPoolExecutor(1, thread_name_prefix="jamaica-replay")
+        self._pool: ProcessPoolExecutor | None = None
         self._answers: OrderedDict[_Key, bytes] = OrderedDict()
-        self._games: OrderedDict[str, list[State]] = OrderedDict()  # table -> checkpoints
-        self._lock = threading.Lock()  # the worker's checkpoints and answers
         self.waiting = 0
         self.computed = 0  # answers worked out (not from the cache)
         self.applied = 0  # decisions applied to work them out
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            spawn = multiprocessing.get_context("spawn")  # no fork of a threaded server
+            self._pool = ProcessPoolExecutor(1, mp_context=spawn)
+        return self._pool
 
     async def step(
         self, table_id: str, config: Config, names: Sequence[str], history: Sequence[int],
@@ -50,54 +57,61 @@ class Replays:
         """The view and public log at `step` as JSON (`"view": …, "events": […]`, without the
         braces); Busy if too many wait already, TimeoutError past the deadline."""
         key = (table_id, step, tuple(names))
-        with self._lock:
-            known = self._answers.get(key)
-            if known is not None:
-                self._answers.move_to_end(key)
-                return known
+        known = self._answers.get(key)
+        if known is not None:
+            self._answers.move_to_end(key)
+            return known
         if self.waiting >= WAITING:
             raise Busy("the server is working out other replays: try again in a moment")
         self.waiting += 1
         try:
+            pool = self._executor()
             job = asyncio.get_running_loop().run_in_executor(
-                self._pool, self._work, key, config, tuple(history[:step])
+                pool, _work, key, config.to_dict(), tuple(history[:step])
             )
-            return await asyncio.wait_for(job, DEADLINE)
+            try:
+                answer, applied = await asyncio.wait_for(job, DEADLINE)
+            except BrokenProcessPool:  # the worker died: the next request starts a new one
+                self._pool = None
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise Busy("the replay worker stopped: try again in a moment") from None
         finally:
             self.waiting -= 1
-
-    def _work(self, key: _Key, config: Config, history: tuple[int, ...]) -> bytes:
-        table_id, step, names = key
-        with self._lock:
-            known = self._answers.get(key)
-            if known is not None:
-                return known
-            marks = self._games.get(table_id)
-            if marks is None:
-                marks = self._games[table_id] = [new_game(config)]
-                if len(self._games) > TABLES_KEPT:
-                    self._games.popitem(last=False)
-            self._games.move_to_end(table_id)
-            start = min(step // CHECKPOINT, len(marks) - 1)
-            s = marks[start].clone()
-        for i in range(start * CHECKPOINT, step):
-            s.apply(history[i])
-            self.applied += 1
-            if (i + 1) % CHECKPOINT == 0 and (i + 1) // CHECKPOINT == len(marks):
-                with self._lock:
-                    marks.append(s.clone())
-        events = [e["text"] for e in s.events_for(None, names)]
-        body = json.dumps({"view": s.view(None), "events": events}, separators=(",", ":"))
-        answer = body[1:-1].encode()
-        with self._lock:
-            self.computed += 1
-            self._answers[key] = answer
-            if len(self._answers) > CACHED:
-                self._answers.popitem(last=False)
+        self.computed += 1
+        self.applied += applied
+        self._answers[key] = answer
+        if len(self._answers) > CACHED:
+            self._answers.popitem(last=False)
         return answer
 
     def close(self) -> None:
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+
+# --- in the worker process --------------------------------------------------------------------
+_GAMES: OrderedDict[str, list[State]] = OrderedDict()  # table -> its checkpoints
+
+
+def _work(key: _Key, config: dict[str, Any], history: tuple[int, ...]) -> tuple[bytes, int]:
+    """The answer for `key`, and how many decisions were applied to work it out."""
+    table_id, step, names = key
+    marks = _GAMES.get(table_id)
+    if marks is None:
+        marks = _GAMES[table_id] = [new_game(Config.from_dict(config))]
+        if len(_GAMES) > TABLES_KEPT:
+            _GAMES.popitem(last=False)
+    _GAMES.move_to_end(table_id)
+    start = min(step // CHECKPOINT, len(marks) - 1)
+    s = marks[start].clone()
+    for i in range(start * CHECKPOINT, step):
+        s.apply(history[i])
+        if (i + 1) % CHECKPOINT == 0 and (i + 1) // CHECKPOINT == len(marks):
+            marks.append(s.clone())
+    events = [e["text"] for e in s.events_for(None, names)]
+    body = json.dumps({"view": s.view(None), "events": events}, separators=(",", ":"))
+    return body[1:-1].encode(), step - start * CHECKPOINT
 
 
 def response(step: int, steps: int, names: list[str], part: bytes) -> bytes:

@@ -12,6 +12,8 @@ from typing import Any
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from .limits import address_key
+
 # The pages load their scripts, styles and images from this server only (no inline script or
 # style attribute), talk to it only (fetch and the WebSocket: 'self' covers ws:/wss:), and may not
 # be framed.
@@ -103,7 +105,7 @@ class HttpBudget:
             await self.app(scope, receive, send)
             return
         client = scope.get("client")
-        address = str(client[0]) if client else "unknown"
+        address = address_key(client[0] if client else None)
         write = scope["type"] == "http" and scope["method"] not in ("GET", "HEAD", "OPTIONS")
         wait = self.take(address, WRITE_COST if write else 1)
         if not wait:

@@ -24,7 +24,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..rules import Config
 from . import logs
 from .layout import board_layout
-from .limits import Connections, Flood, Limits, PerMinute
+from .limits import Connections, Flood, Limits, PerMinute, address_key
 from .lobby import FINISHED_LISTED, KEY_HEADER, Lobby
 from .outbox import Outbox
 from .players import Players
@@ -468,7 +468,7 @@ def create_app(store: Store, limits: Limits | None = None) -> Starlette:
 def client_address(client: Any) -> str:
     """Who a client is, for the per-address limits (behind a trusted proxy, uvicorn has already
     put the forwarded address here)."""
-    return str(client.host) if client is not None else "unknown"
+    return address_key(client.host if client is not None else None)
 
 
 def missing_page(status: int, message: str) -> Response:

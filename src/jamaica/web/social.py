@@ -81,6 +81,8 @@ class Social:
     _seats_timer: asyncio.TimerHandle | None
     _seats_last: float
     chat_limits: ChatLimit
+    _logs: dict[int | None, tuple[list[int], list[dict[str, Any]]]]
+    _logs_seen: dict[int | None, int]
     spectators_chat: ChatLimit
 
     # provided by LiveTable
@@ -163,6 +165,8 @@ class Social:
         seat = self.record.seats[i]
         self.session.seats[i] = Seat(seat["name"], seating.bot_of(seat, TIMEOUT_BOT))
         self.names[i] = seat["name"]
+        self._logs.clear()  # the log is described anew with the new name
+        self._logs_seen.clear()
 
     async def sit(self, player: Player, i: int) -> None:
         """`player` takes open seat `i` (or the seat reserved for them); the game starts once no

@@ -8,6 +8,7 @@ table exactly by replaying it.
 from __future__ import annotations
 
 import asyncio
+import bisect
 import hashlib
 import hmac
 import logging
@@ -113,6 +114,8 @@ class LiveTable(Social):
         self._public_version = -1
         self._seats_timer: asyncio.TimerHandle | None = None
         self._seats_last = 0.0
+        self._logs: dict[int | None, tuple[list[int], list[dict[str, Any]]]] = {}
+        self._logs_seen: dict[int | None, int] = {}  # engine events looked at, per audience
         self.chat_limits = ChatLimit()  # per player (or seat, or anonymous address)
         self.spectators_chat = ChatLimit(SPECTATORS_BURST)  # the spectators together
 
@@ -560,15 +563,27 @@ class LiveTable(Social):
         text, (client.raw_sent, client.notes_sent) = known
         return text
 
+    def _log_for(self, seat: int | None) -> tuple[list[int], list[dict[str, Any]]]:
+        """The events `seat` may see, described once for every client of that seat (a newcomer
+        is sent the whole log: it is not described again for each): their places in the
+        engine's log, and the events."""
+        events = self.session.state.events or []
+        where, described = self._logs.setdefault(seat, ([], []))
+        for i in range(self._logs_seen.get(seat, 0), len(events)):
+            e = events[i]
+            if can_see(e[0], seat):
+                where.append(i)
+                described.append({"kind": EVENT_NAMES[e[1]], "args": list(e[2:]),
+                                  "text": describe(e, self.session.state.n, self.names)})
+        self._logs_seen[seat] = len(events)
+        return where, described
+
     def update_for(self, client: Client) -> dict[str, Any]:
         s = self.session.state
         seat = client.seat
         events = s.events or []
-        new = [
-            {"kind": EVENT_NAMES[e[1]], "args": list(e[2:]), "text": describe(e, s.n, self.names)}
-            for e in events[client.raw_sent :]
-            if can_see(e[0], seat)
-        ]
+        where, described = self._log_for(seat)
+        new = described[bisect.bisect_left(where, client.raw_sent) :]
         notes = [text for audience, text in self.notes[client.notes_sent :]
                  if can_see(audience, seat)]  # fmt: skip
         client.raw_sent, client.notes_sent = len(events), len(self.notes)
