@@ -18,7 +18,7 @@ from jamaica import Config
 from jamaica.web.outbox import CLOSE_TOO_SLOW, QUEUE_LIMIT, Outbox
 from jamaica.web.protocol import Act, Hello
 from jamaica.web.store import SQLiteStore
-from jamaica.web.tables import LiveTable
+from jamaica.web.tables import SPECTATORS_EVERY, LiveTable
 
 
 class Wire:
@@ -164,8 +164,14 @@ async def test_spectators_share_one_encoding_per_change_and_players_go_first(
     made["public"] = 0
     for _ in range(5):
         table._broadcast()
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(SPECTATORS_EVERY + 0.05)
     assert made["public"] == 5  # once per change, not 100 times
     assert order[0] == 0  # the player's update is made (and sent) before the spectators'
+    made["public"] = 0
+    for _ in range(20):  # a fast game: the spectators see it at most every SPECTATORS_EVERY
+        table._broadcast()
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(SPECTATORS_EVERY + 0.05)
+    assert 1 <= made["public"] <= 3
     assert all(w.outbox.pending() == 0 for w in watchers) and not player.outbox.closed
     table.close()

@@ -123,7 +123,7 @@ class Bystander:
         end = time.monotonic() + timeout
         while len(self.latencies) < start + answers and time.monotonic() < end:
             time.sleep(0.02)
-        return self.latencies[start:]
+        return self.latencies[start : start + answers]
 
     def _play(self) -> None:
         from websockets.exceptions import ConnectionClosed
@@ -193,16 +193,16 @@ def attack_names(base: str, table: str, size: int, stop: Any) -> None:
             return
 
 
-async def _spectate(base: str, table: str, address: str, hold: float) -> None:
+async def _spectate(base: str, table: str, address: str, hold: float, stop: Any = None) -> None:
     import websockets
 
     async with websockets.connect(_ws_url(base, table), max_size=2**22, ping_interval=None,
                                   additional_headers={"x-forwarded-for": address}) as ws:
         await ws.send(json.dumps({"op": "hello", "v": 1, "seat": None}))
         end = time.monotonic() + hold
-        with contextlib.suppress(TimeoutError):
-            while time.monotonic() < end:
-                await asyncio.wait_for(ws.recv(), end - time.monotonic())
+        while time.monotonic() < end and not (stop is not None and stop.is_set()):
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(ws.recv(), max(0.01, min(1.0, end - time.monotonic())))
 
 
 def attack_join_burst(base: str, table: str, size: int, stop: Any) -> None:
@@ -222,9 +222,9 @@ def attack_spectators(base: str, table: str, size: int, stop: Any) -> None:
     async def run() -> None:
         async def one(k: int) -> None:
             await asyncio.sleep(k * 0.01)
-            while not stop.is_set():
+            while not stop.is_set():  # each stays (and comes back if it is sent away)
                 with contextlib.suppress(Exception):
-                    await _spectate(base, table, f"10.4.{k // 250}.{k % 250}", 2.0)
+                    await _spectate(base, table, f"10.4.{k // 250}.{k % 250}", 3600, stop)
 
         await asyncio.gather(*(one(k) for k in range(size)))
 

@@ -40,6 +40,7 @@ log = logging.getLogger("jamaica.web")
 
 BOT_DEADLINE = 30.0  # seconds a bot may think before the fallback bot decides instead
 STORAGE_RETRY = 2.0  # seconds before a table retries a decision it could not store
+SPECTATORS_EVERY = 0.25  # seconds between two updates to a table's spectators, at least
 TIMEOUTS_BEFORE_BOT = 3  # times in a row a player runs out of time before a bot takes over
 
 
@@ -115,6 +116,8 @@ class LiveTable(Social):
         self._seats_timer: asyncio.TimerHandle | None = None
         self._seats_last = 0.0
         self._logs: dict[int | None, tuple[list[int], list[dict[str, Any]]]] = {}
+        self._spectators_timer: asyncio.TimerHandle | None = None
+        self._spectators_last = 0.0
         self._logs_seen: dict[int | None, int] = {}  # engine events looked at, per audience
         self.chat_limits = ChatLimit()  # per player (or seat, or anonymous address)
         self.spectators_chat = ChatLimit(SPECTATORS_BURST)  # the spectators together
@@ -531,13 +534,27 @@ class LiveTable(Social):
     def _broadcast(self) -> None:
         """Tell every client that the game changed (never waits, computes nothing here): each
         client's update waits in its outbox's `update` slot, made as it leaves — so it shows the
-        present and a burst of changes is one message. Players are queued first; spectators
-        share one encoding per change (`_public_update`)."""
+        present and a burst of changes is one message. Players are told at once; spectators
+        at most every SPECTATORS_EVERY seconds (`_tell_spectators`), sharing one encoding per
+        change (`_public_update`): however many watch, the players' game goes first."""
         self.version += 1
         if self._seats_timer is not None:  # a change of seats goes before the game's
             self._seats_timer.cancel()
             self._flush_seats()
-        for client in sorted(self.clients, key=lambda c: c.seat is None):
+        for client in [c for c in self.clients if c.seat is not None]:
+            self._queue_update(client)
+        if self._spectators_timer is None:
+            loop = asyncio.get_running_loop()
+            wait = self._spectators_last + SPECTATORS_EVERY - loop.time()
+            if wait > 0:
+                self._spectators_timer = loop.call_later(wait, self._tell_spectators)
+            else:
+                self._tell_spectators()
+
+    def _tell_spectators(self) -> None:
+        self._spectators_timer = None
+        self._spectators_last = asyncio.get_running_loop().time()
+        for client in [c for c in self.clients if c.seat is None]:
             self._queue_update(client)
 
     def _queue_update(self, client: Client) -> None:
@@ -672,6 +689,8 @@ class LiveTable(Social):
     def close(self) -> None:
         if self._seats_timer is not None:
             self._seats_timer.cancel()
+        if self._spectators_timer is not None:
+            self._spectators_timer.cancel()
         if self._absence is not None:
             self._absence.cancel()
         if self._timer is not None:
