@@ -247,6 +247,16 @@ def build_parser() -> argparse.ArgumentParser:
     lim.add_argument("--allow-origin", action="append", metavar="ORIGIN",
                      help="a web origin, besides the server's own, whose pages may open "
                           "WebSockets (e.g. https://example.org; * for any)")  # fmt: skip
+    babuse = sub.add_parser("bench-abuse", help="attacks on a real server, each measured by "
+                            "what it changes for a bystander's game")  # fmt: skip
+    babuse.add_argument("attacks", nargs="*", metavar="ATTACK",
+                        help="some of: names, join_burst, spectators, slow_bots, bad_utf8, chat, "
+                             "http, replays, tables (default: all)")  # fmt: skip
+    babuse.add_argument("--answers", type=int, default=200,
+                        help="the bystander's answers measured quiet, then under each attack")
+    babuse.add_argument("--full", action="store_true",
+                        help="the full sizes (250 spectators, 2,500 bad frames…), as with "
+                             "JAMAICA_SOAK=1")  # fmt: skip
     bsrv = sub.add_parser("bench-server", help="N concurrent games over real WebSockets")
     bsrv.add_argument("--games", type=int, default=100)
     bsrv.add_argument("--seed", type=int, default=1)
@@ -296,6 +306,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             bots = [b.strip() for b in ns.bots.split(",")]
             config = _config(ns, players=len(bots))
             tournament(config, bots, ns.games, ns.workers, ns.seed, ns.out, ns.plot)
+        elif ns.command == "bench-abuse":
+            from .web.abuse import ATTACKS, bench_abuse
+
+            unknown = [a for a in ns.attacks if a not in ATTACKS]
+            if unknown:
+                raise ValueError(f"no attack {unknown[0]!r}: one of {', '.join(ATTACKS)}")
+            if not 5 <= ns.answers <= 10_000:
+                raise ValueError("--answers must be between 5 and 10000")
+            print(bench_abuse(ns.attacks or None, ns.answers, ns.full))
         elif ns.command == "bench-server":
             from .web.bench import bench_server
 

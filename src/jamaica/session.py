@@ -22,8 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from .bots import make_bot, parse_spec
-from .rules import CHANCE, TERMINAL, Action, Config, State, new_game
+from .rules import CHANCE, NUM_ACTIONS, TERMINAL, Action, Config, State, new_game
 from .rules.data import GHOST_NAME, PIRATES
+from .rules.fields import Reader, is_int, json_type
 
 SAVE_FORMAT = 1
 MAX_NAME = 24
@@ -174,41 +175,44 @@ class GameSession:
 
     @staticmethod
     def from_dict(d: Any, path: Path | None = None) -> GameSession:
-        """A session from a save file's contents; a ValueError ("corrupt save file: …") says
-        what is wrong with it, whatever the JSON holds."""
-        if not isinstance(d, dict) or d.get("game") != "jamaica" or d.get("format") != SAVE_FORMAT:
+        """A session from a save file's contents; a ValueError ("corrupt save file: <field>: …")
+        names what is wrong with it, whatever the JSON holds."""
+        r = Reader("corrupt save file")
+        if (
+            not isinstance(d, dict)
+            or d.get("game") != "jamaica"
+            or not is_int(d.get("format"))
+            or d["format"] != SAVE_FORMAT
+        ):
             raise ValueError("not a jamaica save file")
+        r.obj(d, "", ("format", "game", "config", "seats", "seed", "actions"))
         try:
             config = Config.from_dict(d["config"])
-            seats_data = d["seats"]
-            if not isinstance(seats_data, list):
-                raise ValueError("seats must be a list")
-            seats = []
-            for i, seat in enumerate(seats_data):
-                if not isinstance(seat, dict):
-                    raise ValueError(f"seat {i + 1} must be an object with a name and a bot")
-                name, bot = seat.get("name", ""), seat.get("bot")
-                if not isinstance(name, str) or not (bot is None or isinstance(bot, str)):
-                    raise ValueError(f"seat {i + 1}: the name and the bot must be texts")
-                if bot is not None:
-                    parse_spec(bot)
-                seats.append(Seat(clean_name(name, i), bot))
-            seed = d["seed"]
-            actions = d["actions"]
-            if not isinstance(seed, int) or isinstance(seed, bool):
-                raise ValueError("the seed must be an integer")
-            if not isinstance(actions, list):
-                raise ValueError("actions must be a list")
-            session = GameSession(config, seats, seed, path)
-            for i, a in enumerate(actions):
-                try:
-                    session.state.apply(a)
-                except ValueError as e:
-                    raise ValueError(f"action {i + 1} of {len(actions)}: {e}") from None
-        except (KeyError, TypeError, AttributeError) as e:
-            raise ValueError(f"corrupt save file: {type(e).__name__} {e}") from None
         except ValueError as e:
-            raise ValueError(f"corrupt save file: {e}") from None
+            raise r.fail("config", str(e)) from None
+        seats = []
+        for i, seat in enumerate(r.array(d["seats"], "seats", config.players)):
+            where = f"seats[{i}]"
+            r.obj(seat, where, (), ("name", "bot"))
+            name, bot = seat.get("name", ""), seat.get("bot")
+            if not isinstance(name, str):
+                raise r.fail(f"{where}.name", f"must be a text, not {json_type(name)}")
+            if bot is not None:
+                try:
+                    parse_spec(bot)
+                except ValueError as e:
+                    raise r.fail(f"{where}.bot", str(e)) from None
+            seats.append(Seat(clean_name(name, i), bot))
+        seed = d["seed"]
+        if seed is not None and not is_int(seed):
+            raise r.fail("seed", f"must be an integer or null, not {json_type(seed)}")
+        actions = r.integers(d["actions"], "actions", 0, NUM_ACTIONS - 1, meaning="an action id")
+        session = GameSession(config, seats, seed, path)
+        for i, a in enumerate(actions):
+            try:
+                session.state.apply(a)
+            except ValueError as e:
+                raise r.fail(f"actions[{i}]", f"action {i + 1} of {len(actions)}: {e}") from None
         return session
 
     @staticmethod

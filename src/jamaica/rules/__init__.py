@@ -3,6 +3,7 @@
 from .actions import NUM_ACTIONS, NUM_PLAYER_ACTIONS, Action, ParseError
 from .config import EDITIONS, Config
 from .driver import Agent, RandomAgent, Record, play_game, replay
+from .fields import FieldError
 from .ops import CHANCE, TERMINAL
 from .prompts import Decision
 from .scoring import Score
@@ -18,6 +19,7 @@ __all__ = [
     "Agent",
     "Config",
     "Decision",
+    "FieldError",
     "IllegalActionError",
     "ParseError",
     "RandomAgent",

@@ -6,9 +6,11 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from .data import MAX_PLAYERS, MIN_PLAYERS
+from .fields import json_type, show
 
 EDITIONS: Final = ("2021", "classic")
 DEFAULT_MAX_ROUNDS: Final = 100  # ruling R7
+MAX_ROUNDS: Final = 10_000  # a longer limit is never reached: a race ends within a few dozen
 
 
 @dataclass(frozen=True)
@@ -23,19 +25,21 @@ class Config:
     def __post_init__(self) -> None:
         p = self.players
         if not isinstance(p, int) or isinstance(p, bool) or not MIN_PLAYERS <= p <= MAX_PLAYERS:
-            raise ValueError(f"players must be an integer from 2 to 6, not {p!r}")
-        if self.edition not in EDITIONS:
-            raise ValueError(f"edition must be one of {', '.join(EDITIONS)}, not {self.edition!r}")
+            raise ValueError(f"players must be an integer from 2 to 6, not {show(p)}")
+        e = self.edition
+        if not isinstance(e, str) or e not in EDITIONS:
+            shown = repr(e) if isinstance(e, str) and len(e) < 20 else show(e)
+            raise ValueError(f"edition must be one of {', '.join(EDITIONS)}, not {shown}")
         g = self.ghost_ship
         if g is not None and not isinstance(g, bool):
-            raise ValueError(f"ghost_ship must be true, false or None, not {g!r}")
+            raise ValueError(f"ghost_ship must be true, false or None, not {show(g)}")
         if p == 2 and g is False:
             raise ValueError("with 2 players the Ghost Ship is always used (RULES §1)")
         if p == MAX_PLAYERS and g is True:
             raise ValueError("with 6 players there is no ship left to be the Ghost Ship")
         r = self.max_rounds
-        if not isinstance(r, int) or isinstance(r, bool) or r < 1:
-            raise ValueError(f"max_rounds must be a positive integer, not {r!r}")
+        if not isinstance(r, int) or isinstance(r, bool) or not 1 <= r <= MAX_ROUNDS:
+            raise ValueError(f"max_rounds must be an integer from 1 to {MAX_ROUNDS}, not {show(r)}")
 
     @property
     def ghost(self) -> bool:
@@ -61,9 +65,14 @@ class Config:
 
     @staticmethod
     def from_dict(d: Any) -> Config:
+        """The configuration `to_dict` wrote; a key left out takes its default. A ValueError
+        names the first bad key ("players must be an integer from 2 to 6, not 9")."""
         if not isinstance(d, dict):
-            raise ValueError(f"a configuration must be an object, not {type(d).__name__}")
-        unknown = set(d) - {"players", "edition", "ghost_ship", "max_rounds"}
+            raise ValueError(f"a configuration must be an object, not {json_type(d)}")
+        unknown = [str(key)[:20] for key in d if key not in _KEYS]
         if unknown:
             raise ValueError(f"unknown configuration keys: {', '.join(sorted(unknown))}")
         return Config(**d)
+
+
+_KEYS: Final = ("players", "edition", "ghost_ship", "max_rounds")

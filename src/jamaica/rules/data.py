@@ -19,6 +19,9 @@ RESOURCE_SHORT: Final = ("-", "food", "powder", "gold")
 HOLDS: Final = 5  # regular holds per ship
 SIXTH: Final = 5  # index of the 6th Hold slot (usable only by the owner of the 6th Hold card)
 SLOTS: Final = 6  # hold slots stored per ship
+# Tokens in one hold: a load is at most a die's 6 and never adds to what a hold has, so play never
+# comes near this bound; it only keeps a loaded state's numbers sane.
+MAX_HOLD: Final = 99
 
 # --- action cards (morning icon, evening icon) ---------------------------------------------------
 # Icons: a resource code (FOOD, GUNPOWDER, GOLD) loads; FORWARD / BACKWARD move.

@@ -6,10 +6,13 @@ import json
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any, Protocol
 
-from .actions import Action
+from .actions import NUM_ACTIONS, Action
 from .config import Config
+from .data import FINISH_SCORE, MAX_HOLD, NO_SCORE, SLOTS, TREASURE_COUNTS, TREASURE_VALUES
+from .fields import Reader, is_int, json_type
 from .ops import CHANCE
 from .state import State, new_game
 
@@ -32,6 +35,9 @@ class RandomAgent:
 
 
 RECORD_FORMAT = 1
+_WORTH = [v * c for v, c in zip(TREASURE_VALUES, TREASURE_COUNTS, strict=True)]
+LOWEST_SCORE = NO_SCORE + sum(w for w in _WORTH if w < 0)  # every cursed treasure, off the track
+HIGHEST_SCORE = FINISH_SCORE + SLOTS * MAX_HOLD + sum(w for w in _WORTH if w > 0)
 
 
 @dataclass
@@ -62,31 +68,44 @@ class Record:
 
     @staticmethod
     def from_dict(d: Any) -> Record:
-        if not isinstance(d, dict) or d.get("format") != RECORD_FORMAT:
-            raise ValueError("not a jamaica game record (format 1)")
+        """The record `to_dict` wrote (seed, scores, winners and rounds may be left out); a
+        `FieldError` ("not a valid game record: winners[0]: …") names the first bad field."""
+        r = Reader("not a valid game record")
+        if not isinstance(d, dict) or not is_int(d.get("format")) or d["format"] != RECORD_FORMAT:
+            raise ValueError(f"not a jamaica game record (format {RECORD_FORMAT})")
+        r.obj(d, "", ("format", "config", "actions"), ("seed", "scores", "winners", "rounds"))
         try:
-            actions = d["actions"]
-            if not isinstance(actions, list) or not all(
-                isinstance(a, int) and not isinstance(a, bool) for a in actions
-            ):
-                raise ValueError("a record's actions must be a list of action ids")
-            return Record(
-                Config.from_dict(d["config"]),
-                d.get("seed"),
-                list(actions),
-                list(d.get("scores", [])),
-                list(d.get("winners", [])),
-                int(d.get("rounds", 0)),
-            )
-        except KeyError as e:
-            raise ValueError(f"a game record needs {e.args[0]!r}") from None
+            config = Config.from_dict(d["config"])
+        except ValueError as e:
+            raise r.fail("config", str(e)) from None
+        seed = d.get("seed")
+        if seed is not None and not is_int(seed):
+            raise r.fail("seed", f"must be an integer or null, not {json_type(seed)}")
+        actions = r.integers(d["actions"], "actions", 0, NUM_ACTIONS - 1, meaning="an action id")
+        ships = config.ships
+        scores = r.integers(d.get("scores", []), "scores", LOWEST_SCORE, HIGHEST_SCORE,
+                            meaning="a score")  # fmt: skip
+        if len(scores) not in (0, ships):
+            why = f"must list the {ships} ships' scores (or none), not {len(scores)}"
+            raise r.fail("scores", why)
+        winners = r.integers(d.get("winners", []), "winners", 0, ships - 1, meaning="a ship")
+        if any(a >= b for a, b in pairwise(winners)):
+            raise r.fail("winners", "must list different ships, in order")
+        if scores and (not winners or any(scores[w] != max(scores) for w in winners)):
+            raise r.fail("winners", "must be ships with the highest score")
+        if winners and not scores:
+            raise r.fail("winners", "a record without scores has no winners")
+        rounds = r.integer(d.get("rounds", 0), "rounds", 0, config.max_rounds)
+        return Record(config, seed, actions, scores, winners, rounds)
 
     @staticmethod
-    def from_json(text: str) -> Record:
+    def from_json(text: str | bytes) -> Record:
         try:
             d = json.loads(text)
-        except json.JSONDecodeError as e:
+        except (json.JSONDecodeError, UnicodeDecodeError) as e:
             raise ValueError(f"a game record must be JSON: {e}") from None
+        except (RecursionError, TypeError, ValueError) as e:  # nested too deep, not a text, …
+            raise ValueError(f"a game record must be JSON text: {type(e).__name__}") from None
         return Record.from_dict(d)
 
 

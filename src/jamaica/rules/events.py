@@ -115,6 +115,60 @@ EVENT_NAMES: Final = (
     "no_treasure",
 )
 
+# The arguments of each event, by what they stand for (the ranges are in `invariants.py`):
+# "players"/"ghost" the game's (E_START), "player" a seat, "ship" a ship (the Ghost Ship last),
+# "card" an action card, "die" 1–6, "face" a combat die face, "symbol" a shortage symbol,
+# "resource" food/gunpowder/doubloons, "count" tokens, "firepower", "hold" a hold slot, "space",
+# "power" and "treasure" a treasure card's type, "cursed" a cursed one, "flag" 0 or 1, "why" the
+# reason of the Ghost Ship's direction, "round", "last_round" (0: a ship finished), "cards" a hand
+# size, "overboard" what went overboard (0 tokens, 1 a power, 2 a face-down card) and "thing"
+# which (a resource, a power, or 0).
+EVENT_ARGS: Final[tuple[tuple[str, ...], ...]] = (
+    ("players", "ghost"),  # start
+    ("player",),  # draw
+    ("player", "card"),  # draw_seen
+    ("player",),  # captain
+    ("die", "die"),  # roll
+    ("player", "die", "die"),  # dice
+    ("player",),  # chose
+    ("player", "card"),  # chose_seen
+    ("player", "card"),  # reveal
+    ("ship", "space", "space", "flag", "flag"),  # move: from, to, forward, crossed the line
+    ("ship",),  # finish
+    ("player",),  # ignored
+    ("ship", "resource", "count", "space"),  # pay
+    ("ship", "resource", "count", "count"),  # shortage: had, owed
+    ("ship", "face", "symbol"),  # shortage_die
+    ("ship", "space", "space"),  # fallback
+    ("ship", "resource", "count", "hold"),  # load
+    ("ship", "resource", "count", "hold"),  # dump
+    ("ship", "resource", "count"),  # load_ignored
+    ("ship", "power"),  # power
+    ("ship",),  # face_down
+    ("ship", "treasure"),  # face_down_seen
+    ("ship", "ship", "space"),  # battle
+    ("ship", "count"),  # powder
+    ("ship", "face", "firepower"),  # die
+    ("ship", "ship"),  # sabre
+    ("ship", "ship"),  # win
+    ("ship", "ship"),  # tie
+    ("ship", "ship", "resource", "count"),  # take
+    ("ship", "ship", "power"),  # steal_power
+    ("ship", "ship"),  # steal_blind
+    ("ship", "ship", "treasure"),  # steal_seen
+    ("ship", "ship"),  # give
+    ("ship", "ship", "cursed"),  # give_seen
+    ("overboard", "thing"),  # overboard
+    ("ship",),  # nothing
+    ("flag", "why"),  # ghost_direction
+    ("player",),  # reshuffle
+    ("player", "cards"),  # hand_full
+    ("last_round",),  # game_end
+    ("round",),  # round
+    ("ship",),  # no_treasure
+)
+assert len(EVENT_ARGS) == len(EVENT_NAMES)
+
 
 def amount(count: int, resource: int) -> str:
     """ "1 doubloon", "3 doubloons", "2 food", "1 gunpowder"."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .actions import MOVE
+from .actions import MOVE, PAY, Action
 from .board import MOVES_BACKWARD, MOVES_FORWARD_BEHIND, MOVES_FORWARD_RACE
 from .data import (
     BACKWARD,
@@ -185,34 +185,60 @@ def move_hints(s: State) -> list[dict[str, Any]]:
 def pay_plans(s: State, limit: int = 24) -> list[dict[str, Any]]:
     """The ways to finish the pending payment, each as its list of answers and in words (what
     the answers take from each hold; once only one way is left, the engine takes the rest itself);
-    empty if the pending question is not a payment."""
+    empty if the pending question is not a payment. At most `limit` sets of answers are found.
+
+    The walk tries the answers in the engine's order, depth first, and walks each *set* of answers
+    once: after the same answers in any order the holds are the same (each `pay H` takes one token
+    from hold H, and a payment that goes on has taken nothing else), so a set walked already
+    leads to no plan not found yet. The plans, their order and each plan's answers are those of
+    a walk of every order (which took seconds for a dozen tokens and minutes for 17).
+
+    The work is bounded by construction: at most `pay_walk_bound(owed, holds, limit)` clones
+    (see there), whatever the holds; on every hold contents a game can reach the bound is never
+    met (tests/rules/test_hint_bounds.py), so no plan is lost to it.
+    """
     assert s.q is not None
     if s.q[0] != K_PAY:
         return []
     who, (_, resource, owed) = s.q[1], s.q[2]
-    plans: dict[tuple[str, ...], list[str]] = {}
-
-    def walk(t: State, answers: list[str]) -> None:
-        if len(plans) >= limit:
-            return
-        q = t.q
-        if q is None or q[0] != K_PAY or q[2] != (who, resource, owed - len(answers)):
-            # this payment is over (what follows, even another payment, is not part of it)
-            plans.setdefault(tuple(sorted(answers)), answers)
-            return
-        for a in t.legal:
-            u = t.clone(log=False)
-            u.apply(a)
-            walk(u, [*answers, str(a)])
-
-    walk(s.clone(log=False), [])
     base = who * SLOTS
     holds = [h for h in range(SLOTS) if s.ht[base + h] == resource and s.hn[base + h]]
+    budget = pay_walk_bound(owed, len(holds), limit)
+    root = s.clone(log=False)
+    root.history = []  # a clone copies the history: the walk's cost must not grow with the game
+    stack = root.stack
+    plans: dict[tuple[int, ...], list[Action]] = {}
+    walked: set[tuple[int, ...]] = set()
+
+    def walk(t: State, answers: list[Action]) -> None:
+        nonlocal budget
+        for a in t.legal:
+            if len(plans) >= limit or budget <= 0:
+                return
+            budget -= 1
+            u = t.clone(log=False)
+            u.apply(a)
+            after = [*answers, a]
+            key = tuple(sorted(after))
+            q = u.q
+            if (
+                q is None
+                or q[0] != K_PAY
+                or q[2] != (who, resource, owed - len(after))
+                or u.stack != stack
+            ):
+                # this payment is over (what follows, even another payment, is not part of it)
+                plans.setdefault(key, after)
+            elif key not in walked:
+                walked.add(key)
+                walk(u, after)
+
+    walk(root, [])
     out, labels = [], set()
     for answers in plans.values():
         left = {h: s.hn[base + h] for h in holds}
         for a in answers:
-            left[int(a.split()[1])] -= 1
+            left[a - PAY] -= 1
         rest = owed - len(answers)
         while rest > 0:  # what the engine then takes itself: one way left, from the first hold
             h = next(h for h in holds if left[h] > 0)
@@ -223,5 +249,10 @@ def pay_plans(s: State, limit: int = 24) -> list[dict[str, Any]]:
         label = f"Pay {RESOURCE_NAMES[resource]}: {words}"
         if label not in labels:
             labels.add(label)
-            out.append({"label": label, "actions": answers})
+            out.append({"label": label, "actions": [str(a) for a in answers]})
     return out
+
+
+def pay_walk_bound(owed: int, holds: int, limit: int = 24) -> int:
+    """The most clones `pay_plans` makes for a payment of `owed` tokens from `holds` holds."""
+    return limit * (owed + 1) * holds

@@ -374,22 +374,30 @@ def _treasure_drawn(s: State, ctx: tuple[Any, ...], a: Action) -> None:
 
 
 # --- the Ghost Ship (§10) ------------------------------------------------------------------------
+GHOST_LEADS, GHOST_LAST, CAPTAIN_CHOOSES = 0, 1, 2  # why the Ghost Ship goes the way it goes
+
+
+def ghost_options(s: State, die: int) -> tuple[int, list[Option]]:
+    """§10: why the Ghost Ship goes the way it goes (alone in the lead: backward; alone in last
+    place: forward; else the Captain chooses) and its options with `die`."""
+    g = s.gh
+    mine = moves_left(s.pos[g], s.lap[g])
+    others = [moves_left(s.pos[k], s.lap[k]) for k in range(s.n)]
+    if mine < min(others):
+        return GHOST_LEADS, move_options(s, g, die, False)
+    if mine > max(others):
+        return GHOST_LAST, move_options(s, g, die, True)
+    return CAPTAIN_CHOOSES, move_options(s, g, die, True) + move_options(s, g, die, False)
+
+
 @task(T_GHOST)
 def _ghost(s: State, t: Task) -> None:
     g = s.gh
     if s.lap[g] >= 1:
         return
-    die = s.morning if t[1] == 0 else s.evening
-    mine = moves_left(s.pos[g], s.lap[g])
-    others = [moves_left(s.pos[k], s.lap[k]) for k in range(s.n)]
-    if mine < min(others):
-        ev(s, s.all, E_GHOST_DIRECTION, 0, 0)
-        options = move_options(s, g, die, False)
-    elif mine > max(others):
-        ev(s, s.all, E_GHOST_DIRECTION, 1, 1)
-        options = move_options(s, g, die, True)
-    else:
-        options = move_options(s, g, die, True) + move_options(s, g, die, False)
+    why, options = ghost_options(s, s.morning if t[1] == 0 else s.evening)
+    if why != CAPTAIN_CHOOSES:
+        ev(s, s.all, E_GHOST_DIRECTION, int(why == GHOST_LAST), why)
     ask(s, K_MOVE, s.cap, (g, M_GHOST, tuple(options)), [MOVE_ACTIONS[o[0]] for o in options])
 
 

@@ -25,6 +25,7 @@ import json
 import multiprocessing
 import os
 import random
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -168,6 +169,10 @@ class Bystander:
                                             "action": rng.choice(q["options"])["action"]}))
             except (ConnectionClosed, OSError):
                 self.disconnects += 1
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
 
 
 def p99(values: list[float]) -> float:
@@ -331,17 +336,21 @@ class Outcome:
     name: str
     quiet: float  # the bystander's p99 before, seconds
     attacked: float  # its p99 under attack
+    quiet50: float  # the medians
+    attacked50: float
     answers: int
     disconnects: int
     log_lines: int  # lines the server logged during the attack
 
     def line(self) -> str:
         ratio = self.attacked / self.quiet if self.quiet else float("nan")
-        return (f"{self.name:<11} {self.quiet * 1000:8.1f} {self.attacked * 1000:9.1f} "
-                f"{ratio:6.2f}x {self.answers:7d} {self.disconnects:5d} {self.log_lines:5d}")
+        return (f"{self.name:<11} {self.quiet50 * 1000:5.1f} {self.attacked50 * 1000:5.1f}  "
+                f"{self.quiet * 1000:6.1f} {self.attacked * 1000:6.1f} {ratio:5.2f}x "
+                f"{self.answers:7d} {self.disconnects:5d} {self.log_lines:5d}")
 
 
-HEAD = "attack      quiet p99 attack p99  ratio answers drops  logs\n" + "-" * 60
+HEAD = ("            --- p50 ---  ---- p99 (ms) ----\n"
+        "attack      quiet  under quiet  under ratio answers drops  logs\n" + "-" * 66)
 
 
 def _attack(name: str, base: str, table: str, size: int, stop: Any) -> None:
@@ -351,7 +360,7 @@ def _attack(name: str, base: str, table: str, size: int, stop: Any) -> None:
 def run_attack(base: str, log: Path, by: Bystander, name: str, size: int,
                answers: int) -> Outcome:  # fmt: skip
     """The bystander's p99 over `answers` answers quiet, then over as many under attack."""
-    quiet = p99(by.measure(answers))
+    calm = by.measure(answers)
     before_log = len(log.read_text(errors="replace").splitlines())
     drops = by.disconnects
     ctx = multiprocessing.get_context("spawn")
@@ -368,7 +377,8 @@ def run_attack(base: str, log: Path, by: Bystander, name: str, size: int,
     if os.environ.get("JAMAICA_ABUSE_LOG"):
         print(f"--- {name}: the server's log", *new[:40], sep="\n")
     lines = len(new)
-    return Outcome(name, quiet, p99(attacked), len(attacked), by.disconnects - drops, lines)
+    return Outcome(name, p99(calm), p99(attacked), median(calm), median(attacked), len(attacked),
+                   by.disconnects - drops, lines)  # fmt: skip
 
 
 def bench_abuse(names: list[str] | None = None, answers: int = 60, soak: bool = False) -> str:

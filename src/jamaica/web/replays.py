@@ -13,8 +13,10 @@ the worker (then the server says it is busy), each within DEADLINE seconds.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import multiprocessing
+import os
 from collections import OrderedDict
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -47,7 +49,7 @@ class Replays:
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
             spawn = multiprocessing.get_context("spawn")  # no fork of a threaded server
-            self._pool = ProcessPoolExecutor(1, mp_context=spawn)
+            self._pool = ProcessPoolExecutor(1, mp_context=spawn, initializer=_lower_priority)
         return self._pool
 
     async def step(
@@ -91,6 +93,12 @@ class Replays:
 
 
 # --- in the worker process --------------------------------------------------------------------
+def _lower_priority() -> None:
+    """The worker yields the CPU to the server's event loop."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(10)
+
+
 _GAMES: OrderedDict[str, list[State]] = OrderedDict()  # table -> its checkpoints
 
 

@@ -73,6 +73,10 @@ def _decide(spec: str, state: State, seat: int) -> Action:
     return bot_answer(spec, state, seat)
 
 
+# Spectators' updates made once and shared: (log sent, notes sent) -> (text, marks after it).
+_Shared = dict[tuple[int, int], tuple[str, tuple[int, int]]]
+
+
 class StorageFailed(Exception):
     """A decision could not be stored, so it was neither applied nor acknowledged."""
 
@@ -111,7 +115,7 @@ class LiveTable(Social):
         self._absence: asyncio.TimerHandle | None = None
         self.on_rematch: Callable[[str, str], None] | None = None
         self.version = 0  # changes told to the clients (see _broadcast)
-        self._public: dict[tuple[int, int], tuple[str, tuple[int, int]]] = {}
+        self._public: _Shared = {}  # newcomers' updates of this change
         self._public_version = -1
         self._seats_timer: asyncio.TimerHandle | None = None
         self._seats_last = 0.0
@@ -552,30 +556,38 @@ class LiveTable(Social):
                 self._tell_spectators()
 
     def _tell_spectators(self) -> None:
+        """Every spectator's update, made as each leaves, all from one encoding per part of the
+        log sent (the game may move on while they leave: the first one made is everyone's)."""
         self._spectators_timer = None
         self._spectators_last = asyncio.get_running_loop().time()
+        shared: _Shared = {}
         for client in [c for c in self.clients if c.seat is None]:
-            self._queue_update(client)
+            client.outbox.put_latest("update", self._public_producer(client, shared))
+            if client.outbox.closed:
+                self.leave(client)
+
+    def _public_producer(self, client: Client, shared: _Shared) -> Callable[[], str]:
+        return lambda: self._public_update(client, shared)
 
     def _queue_update(self, client: Client) -> None:
-        if client.seat is None:
-            client.outbox.put_latest("update", lambda: self._public_update(client))
+        if client.seat is None:  # a newcomer: at once, shared with the others of this change
+            if self._public_version != self.version:
+                self._public.clear()
+                self._public_version = self.version
+            client.outbox.put_latest("update", self._public_producer(client, self._public))
         else:
             client.outbox.put_latest("update", lambda: encode(self.update_for(client)))
         if client.outbox.closed:  # gone, or too slow: it can reconnect and resync
             self.leave(client)
 
-    def _public_update(self, client: Client) -> str:
-        """A spectator's update, encoded once per change for every spectator who has been sent
-        the same part of the log."""
-        if self._public_version != self.version:
-            self._public.clear()
-            self._public_version = self.version
+    def _public_update(self, client: Client, shared: _Shared) -> str:
+        """A spectator's update, encoded once for every spectator of `shared` (the spectators
+        told together) who has been sent the same part of the log."""
         start = (client.raw_sent, client.notes_sent)
-        known = self._public.get(start)
+        known = shared.get(start)
         if known is None:
             text = encode(self.update_for(client))
-            self._public[start] = (text, (client.raw_sent, client.notes_sent))
+            shared[start] = (text, (client.raw_sent, client.notes_sent))
             return text
         text, (client.raw_sent, client.notes_sent) = known
         return text

@@ -169,9 +169,17 @@ class BotFailed(RuntimeError):
     """The bot raised an error in its process (the message says which)."""
 
 
+def _lower_priority() -> None:
+    """A worker yields the CPU to the server's event loop (on a machine with fewer cores than
+    busy workers, a search at full priority slowed every table's answers)."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(10)
+
+
 def _serve(conn: Connection) -> None:
     """A worker process: answer one decision at a time until the server closes the pipe."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the server, which ends us
+    _lower_priority()
     while True:
         try:
             spec, state, seat = conn.recv()

@@ -373,7 +373,7 @@ function connect() {
         question.focusFirst();
       }
       log.note(`⚠ ${msg.message}`);
-      if (msg.code === "bad_token" || msg.code === "bad_seat") status(plain(msg.message));
+      if (["bad_token", "bad_seat", "claimed"].includes(msg.code)) status(plain(msg.message));
       if (msg.code === "too_many_connections" || msg.code === "flooding") retry = 5000;
     }
   };
