@@ -185,6 +185,8 @@ def create_app(store: Store, limits: Limits | None = None) -> Starlette:
     players = Players(store)
     lobby = Lobby(tables, players, limits)
     replays = Replays()
+    joining = asyncio.Semaphore(1)
+    accepting = asyncio.Semaphore(1)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -357,7 +359,9 @@ def create_app(store: Store, limits: Limits | None = None) -> Starlette:
             await ws.close(CLOSE_POLICY)  # before accepting: the handshake is refused (403)
             return
         address = client_address(ws.client)
-        await ws.accept()
+        async with accepting:  # as joining: one handshake at a time, after what waits
+            await asyncio.sleep(0)
+            await ws.accept()
         outbox = Outbox(SocketWire(ws))  # every message to this client goes through it
         outbox.start()
         if not connections.acquire(address):
@@ -413,7 +417,9 @@ def create_app(store: Store, limits: Limits | None = None) -> Starlette:
                         if client is not None:
                             raise ProtocolError("already", "this connection has a seat already")
                         player = None if msg.key is None else await players.by_key(msg.key)
-                        client = await table.join(outbox, msg, player, address)
+                        async with joining:  # one at a time, after what is already waiting:
+                            await asyncio.sleep(0)  # a burst of joins never holds up a game
+                            client = await table.join(outbox, msg, player, address)
                     elif isinstance(msg, Act):
                         if client is None:
                             raise ProtocolError("no_hello", "say hello first")

@@ -8,7 +8,8 @@ to one of two lanes, each with a bounded number of workers:
   decisions estimated at `QUICK_LIMIT` or less — `random`, `easy`, `medium`, `greedy`, `learned`,
   and any question a search bot answers without searching (one legal answer, or a small question
   it answers by rules of thumb). A cheap decision never waits behind an expensive one.
-- the **slow lane** (processes, `JAMAICA_BOT_PROCESSES`, default as many; 0: threads instead):
+- the **slow lane** (processes, `JAMAICA_BOT_PROCESSES`, default one fewer than the cores, at
+  least 1 — a core stays free for the server's event loop — at a lower priority; 0: threads):
   searches (`hard`, `ismcts`). Bots are pure Python: two threads searching took the GIL from the
   event loop (a 5 ms timer fired 5 ms late at the median, 27 ms at p99, 58 ms at worst; with the
   same searches in two processes 0.2, 4 and 8 ms), and threads search on one core between them.
@@ -423,11 +424,12 @@ class Scheduler:
 
     @classmethod
     def from_env(cls, decide: Decide = bot_answer) -> Scheduler:
-        """Lanes sized by `JAMAICA_BOT_THREADS` and `JAMAICA_BOT_PROCESSES` (default each: the
-        number of cores, at most 8); `decide` answers in the threads."""
+        """Lanes sized by `JAMAICA_BOT_THREADS` (default: the number of cores, at most 8) and
+        `JAMAICA_BOT_PROCESSES` (default: one fewer, at least 1: searches leave a core to the
+        event loop); `decide` answers in the threads."""
         default = min(8, os.cpu_count() or 2)
         threads = int(os.environ.get("JAMAICA_BOT_THREADS", default))
-        processes = int(os.environ.get("JAMAICA_BOT_PROCESSES", default))
+        processes = int(os.environ.get("JAMAICA_BOT_PROCESSES", max(1, default - 1)))
         quick = Lane("quick", threads, lambda: InThread(decide), "threads")
         if processes > 0:
             return cls(quick, Lane("slow", processes, InProcess, "processes"))
