@@ -70,13 +70,15 @@ def origin_allowed(headers: Any, allowed: Iterable[str]) -> bool:
 
 
 WRITE_COST = 10  # a request that changes something (POST…) costs this many reads
+SOCKET_COST = 5  # a WebSocket handshake: a session, and the whole state sent to it
 
 
 class HttpBudget:
     """A pure ASGI middleware: every request and WebSocket handshake from one address takes from
     that address's token bucket (`per_second` sustained, `burst` at once); a read costs 1, a
-    write WRITE_COST. Over budget: 429 with Retry-After (a WebSocket is refused before it
-    opens). The buckets are bounded: quiet addresses are forgotten."""
+    WebSocket handshake SOCKET_COST, a write WRITE_COST. Over budget: 429 with Retry-After (a
+    WebSocket is refused before it opens). The buckets are bounded: quiet addresses are
+    forgotten."""
 
     def __init__(self, app: ASGIApp, per_second: float, burst: int) -> None:
         self.app = app
@@ -106,8 +108,11 @@ class HttpBudget:
             return
         client = scope.get("client")
         address = address_key(client[0] if client else None)
-        write = scope["type"] == "http" and scope["method"] not in ("GET", "HEAD", "OPTIONS")
-        wait = self.take(address, WRITE_COST if write else 1)
+        if scope["type"] == "websocket":
+            cost = SOCKET_COST
+        else:
+            cost = 1 if scope["method"] in ("GET", "HEAD", "OPTIONS") else WRITE_COST
+        wait = self.take(address, cost)
         if not wait:
             await self.app(scope, receive, send)
             return

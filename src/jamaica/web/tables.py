@@ -122,6 +122,7 @@ class LiveTable(Social):
         self._logs: dict[int | None, tuple[list[int], list[dict[str, Any]]]] = {}
         self._spectators_timer: asyncio.TimerHandle | None = None
         self._spectators_last = 0.0
+        self._chat_cache: tuple[int, str] = (-1, "")
         self._logs_seen: dict[int | None, int] = {}  # engine events looked at, per audience
         self.chat_limits = ChatLimit()  # per player (or seat, or anonymous address)
         self.spectators_chat = ChatLimit(SPECTATORS_BURST)  # the spectators together
@@ -231,7 +232,7 @@ class LiveTable(Social):
                 self._broadcast()  # everyone reads that they are back; the newcomer, its update
             else:
                 self._queue_update(client)
-            outbox.put_merged("chat", list(self.chat), chat_text)
+            outbox.put_merged("chat", list(self.chat), self._chat_text)
             self._broadcast_seats()
             self._check_absence()
         self.kick()
@@ -591,6 +592,14 @@ class LiveTable(Social):
             return text
         text, (client.raw_sent, client.notes_sent) = known
         return text
+
+    def _chat_text(self, rows: list[ChatRow]) -> str:
+        """The chat message of a newcomer (the newest lines), encoded once per chat line."""
+        if rows and rows[-1].seq == self.chat_seq - 1 and len(rows) >= len(self.chat):
+            if self._chat_cache[0] != self.chat_seq:
+                self._chat_cache = (self.chat_seq, chat_text(rows))
+            return self._chat_cache[1]
+        return chat_text(rows)
 
     def _log_for(self, seat: int | None) -> tuple[list[int], list[dict[str, Any]]]:
         """The events `seat` may see, described once for every client of that seat (a newcomer
