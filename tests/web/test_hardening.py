@@ -291,3 +291,24 @@ def test_an_ipv6_subscriber_is_one_address_for_the_limits() -> None:
     assert address_key("2001:db8:1:2::1") == address_key("2001:db8:1:2:ffff::9")
     assert address_key("2001:db8:1:2::1") != address_key("2001:db8:1:3::1")
     assert address_key("203.0.113.7") == "203.0.113.7" and address_key(None) == "unknown"
+
+
+def test_per_address_tables_stay_bounded_at_a_constant_cost_per_address() -> None:
+    """Attacking our own limits: a client with many addresses (a /48 of IPv6 holds 65,536 /64s)
+    must neither grow a table of buckets without bound nor make each request scan it."""
+    from jamaica.web.limits import forget
+
+    table: dict[int, float] = {}
+    looked = 0
+
+    def stale(v: float) -> bool:
+        nonlocal looked
+        looked += 1
+        return False  # the worst case: every address is still active
+
+    for k in range(20_000):
+        table[k] = 0.0
+        forget(table, 1_000, stale)
+        assert len(table) <= 1_000
+    assert looked <= 3 * 20_000  # amortized: a bounded number of looks per new address
+    assert list(table)[-1] == 19_999  # the newest are kept

@@ -8,6 +8,7 @@ import time
 from collections import deque
 from typing import Any
 
+from .limits import forget
 from .outbox import encode
 from .protocol import ProtocolError
 from .store import ChatRow
@@ -54,9 +55,7 @@ class ChatLimit:
 
     def add(self, key: str, now: float) -> None:
         self.sent.setdefault(key, deque()).append(now)
-        if len(self.sent) > 10_000:  # forget quiet keys now and then
-            for k in [k for k, t in self.sent.items() if not t or now - t[-1] > self.window]:
-                del self.sent[k]
+        forget(self.sent, 10_000, lambda t: not t or now - t[-1] > self.window)
 
 
 def check_chat(limits: list[tuple[ChatLimit, str]], now: float | None = None) -> None:

@@ -9,12 +9,13 @@ since anyone can send that header).
 from __future__ import annotations
 
 import ipaddress
+import itertools
 import os
 import time
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, replace
-from typing import Any
+from typing import Any, TypeVar
 
 MAX_BODY = 16_384  # bytes of a request body: a table's settings are far smaller
 
@@ -72,6 +73,24 @@ def _convert(name: str, raw: str, var: str) -> Any:
         return float(raw) if name.endswith("_per_second") else int(raw)
     except ValueError:
         raise ValueError(f"{var} must be a number, not {raw!r}") from None
+
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def forget(table: dict[K, V], limit: int, stale: Callable[[V], bool]) -> None:
+    """Keep a per-address (or per-key) table bounded, at O(1) amortized cost: past `limit`
+    entries, drop the stale ones, then, if still over half the limit, the oldest until half is
+    left (a key dropped while active only starts again with a fresh budget)."""
+    if len(table) <= limit:
+        return
+    for key in [k for k, v in table.items() if stale(v)]:
+        del table[key]
+    extra = len(table) - limit // 2
+    if extra > 0:
+        for key in list(itertools.islice(table, extra)):
+            del table[key]
 
 
 def address_key(host: object) -> str:
@@ -177,6 +196,4 @@ class PerMinute:
     def add(self, address: str, now: float | None = None) -> None:
         now = time.monotonic() if now is None else now
         self.seen.setdefault(address, deque()).append(now)
-        if len(self.seen) > 10_000:  # forget quiet addresses now and then
-            for a in [a for a, t in self.seen.items() if not t or t[-1] <= now - self.window]:
-                del self.seen[a]
+        forget(self.seen, 10_000, lambda t: not t or t[-1] <= now - self.window)

@@ -99,13 +99,17 @@ class Outbox:
         self.slots[slot] = message
         return True
 
-    def put_merged(self, slot: str, items: list[Any], make: Callable[[list[Any]], str]) -> bool:
+    def put_merged(
+        self, slot: str, items: list[Any], make: Callable[[list[Any]], str], keep: int = 100
+    ) -> bool:
         """Queue items (e.g. chat lines) into one message of the slot, with the items of the one
-        still waiting; `make` turns the items into the message as it leaves."""
+        still waiting (the newest `keep` of them); `make` turns them into the message as it
+        leaves."""
         if self.closed:
             return False
         waiting = self.merged.setdefault(slot, [])
         waiting.extend(items)
+        del waiting[:-keep]
         return self.put_latest(slot, lambda: make(self.merged.pop(slot, [])))
 
     def _next(self) -> str | None:

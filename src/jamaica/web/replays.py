@@ -26,8 +26,8 @@ from typing import Any
 from ..rules import Config, State, new_game
 
 CHECKPOINT = 64  # steps between two kept copies of a game
-CACHED = 512  # answers kept (table, step, names)
-TABLES_KEPT = 64  # games whose checkpoints the worker keeps
+CACHED = 128  # answers kept (table, step, names): each up to about 100 kB
+TABLES_KEPT = 16  # games whose checkpoints the worker keeps (a game's: a few MB at most)
 WAITING = 16  # requests waiting for the worker, at most
 DEADLINE = 10.0  # seconds a request may wait for its answer
 

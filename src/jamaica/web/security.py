@@ -12,7 +12,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .limits import address_key
+from .limits import address_key, forget
 
 # The pages load their scripts, styles and images from this server only (no inline script or
 # style attribute), talk to it only (fetch and the WebSocket: 'self' covers ws:/wss:), and may not
@@ -96,10 +96,8 @@ class HttpBudget:
             self.buckets[address] = (tokens, now)
             return (cost - tokens) / self.per_second
         self.buckets[address] = (tokens - cost, now)
-        if len(self.buckets) > 50_000:  # forget the addresses whose bucket has refilled
-            full = self.burst / self.per_second
-            for a in [a for a, (_, w) in self.buckets.items() if now - w > full]:
-                del self.buckets[a]
+        full = self.burst / self.per_second  # seconds to refill: then it is as good as new
+        forget(self.buckets, 50_000, lambda v: now - v[1] > full)
         return 0.0
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:

@@ -361,7 +361,7 @@ def create_app(store: Store, limits: Limits | None = None) -> Starlette:
         address = client_address(ws.client)
         async with accepting:  # as joining: one handshake at a time, after what waits
             await asyncio.sleep(0)
-            await ws.accept()
+        await ws.accept()
         outbox = Outbox(SocketWire(ws))  # every message to this client goes through it
         outbox.start()
         if not connections.acquire(address):
@@ -419,7 +419,8 @@ def create_app(store: Store, limits: Limits | None = None) -> Starlette:
                         player = None if msg.key is None else await players.by_key(msg.key)
                         async with joining:  # one at a time, after what is already waiting:
                             await asyncio.sleep(0)  # a burst of joins never holds up a game
-                            client = await table.join(outbox, msg, player, address)
+                        # (not holding the gate: a table busy with its disk holds up only itself)
+                        client = await table.join(outbox, msg, player, address)
                     elif isinstance(msg, Act):
                         if client is None:
                             raise ProtocolError("no_hello", "say hello first")
