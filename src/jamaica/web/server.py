@@ -102,6 +102,7 @@ class Tables:
 
         table = await asyncio.to_thread(load)
         if table is not None and table_id in self.archived:
+            table.touched = time.time()  # visited: not unloaded again at the next sweep
             self.live[table_id] = table
             self.archived.discard(table_id)
             self.archived_summaries.pop(table_id, None)
