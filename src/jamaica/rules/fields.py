@@ -12,7 +12,7 @@ from typing import Any
 
 class FieldError(ValueError):
     """Data that cannot be loaded: `path` names the bad field and the message says why, e.g.
-    "corrupt state: events[12][3]: must be a space from 0 to 49, not 50"."""
+    `corrupt state: events[12][3]: must be a space from 0 to 49, not 50`."""
 
     def __init__(self, what: str, path: str, why: str) -> None:
         super().__init__(f"{what}: {path}: {why}")
