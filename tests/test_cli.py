@@ -45,3 +45,13 @@ def test_bench_prints_its_figures() -> None:
     for label in ("games/s", "decisions/s", "clone()", "view()", "greedy decisions/s",
                   "ISMCTS iterations/s", "PettingZoo steps/s", "OpenSpiel steps/s"):  # fmt: skip
         assert label in out.stdout
+
+
+def test_bench_hints_prints_the_worst_update_per_kind_of_question() -> None:
+    out = _run("bench", "--hints", "--games", "2")
+    assert out.returncode == 0, out.stderr
+    rows = {line.split()[0]: line.split() for line in out.stdout.splitlines()[3:]}
+    for kind in ("card", "move", "pay", "powder", "spoils", "roll_dice", "game_over"):
+        assert kind in rows
+    assert rows["pay"][-1] == "gunpowder" and int(rows["pay"][1]) > 0  # the walk's clones
+    assert rows["card"][1] == "0" and int(rows["card"][3]) == 17  # no clone; 17 arrivals

@@ -150,11 +150,17 @@ def build_parser() -> argparse.ArgumentParser:
         help="show public events only (no hands, no face-down values)",
     )
     bench = sub.add_parser("bench", help="measure the engine's speed on one core")
-    bench.add_argument("--games", type=int, default=1000)
+    bench.add_argument("--games", type=int, default=None, help="random games (1000; --hints: 60)")
     bench.add_argument("--players", type=int, default=4)
     bench.add_argument("--edition", choices=EDITIONS, default="2021")
     bench.add_argument("--seed", type=int, default=1)
     bench.add_argument("--engine-only", action="store_true", help="skip the bots' figures")
+    bench.add_argument(
+        "--hints",
+        action="store_true",
+        help="instead: the worst work and time, per kind of question, of what the server computes"
+        " for an update (view, question, hints), over the worst cases built and random games",
+    )
     tour = sub.add_parser("tournament", help="pit bots against each other over many games")
     _config_args(tour)
     tour.add_argument(
@@ -279,8 +285,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif ns.command == "bench":
             from .bench import report, run_bench
 
+            if ns.games is None:
+                ns.games = 60 if ns.hints else 1000
             if ns.games < 1:
                 raise ValueError("--games must be at least 1")
+            if ns.hints:
+                from .bench import hint_bench, hint_report
+
+                print(hint_report(hint_bench(ns.games, ns.seed), ns.games))
+                return 0
             print(
                 report(run_bench(ns.games, ns.players, ns.edition, ns.seed), ns.players, ns.edition)
             )
