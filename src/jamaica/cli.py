@@ -240,9 +240,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="unfinished tables created from one address (default 20)")  # fmt: skip
     lim.add_argument("--http-per-second", type=float, metavar="R",
                      help="HTTP requests per address per second, sustained; a write counts "
-                          "as 10 (default 20)")  # fmt: skip
+                          "as 10 (default 40)")  # fmt: skip
     lim.add_argument("--http-burst", type=int, metavar="N",
-                     help="HTTP requests per address at once (default 200)")  # fmt: skip
+                     help="HTTP requests per address at once (default 400)")  # fmt: skip
     lim.add_argument(
         "--trust-proxy",
         action="append",

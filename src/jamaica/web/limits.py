@@ -28,8 +28,8 @@ class Limits:
     tables_per_minute: int = 10  # created, per address
     max_tables: int = 500  # unfinished tables on the server
     tables_per_address: int = 20  # unfinished tables created from one address
-    http_per_second: float = 20.0  # HTTP budget per address, sustained (a write costs more)
-    http_burst: int = 200  # HTTP budget per address, at once
+    http_per_second: float = 40.0  # HTTP budget per address, sustained (a write costs more)
+    http_burst: int = 400  # HTTP budget per address, at once (a replay page asks ~130 things)
     max_body: int = MAX_BODY
     trusted_proxies: tuple[str, ...] = ()  # addresses (or networks) whose X-Forwarded-For counts
     allowed_origins: tuple[str, ...] = ()  # web origins besides the server's own, or "*"

@@ -70,13 +70,15 @@ def origin_allowed(headers: Any, allowed: Iterable[str]) -> bool:
 
 
 WRITE_COST = 10  # a request that changes something (POST…) costs this many reads
-SOCKET_COST = 5  # a WebSocket handshake or a replay: the whole state is sent
+SOCKET_COST = 5  # a WebSocket handshake: a session, and the whole state sent to it
+# (A replay step costs a read: the replay page finds each round's first step by asking for about
+# a hundred steps; the steps are worked out in a worker process and cached.)
 
 
 class HttpBudget:
     """A pure ASGI middleware: every request and WebSocket handshake from one address takes from
     that address's token bucket (`per_second` sustained, `burst` at once); a read costs 1, a
-    WebSocket handshake or a replay SOCKET_COST, a write WRITE_COST. Over budget: 429 with
+    WebSocket handshake SOCKET_COST, a write WRITE_COST. Over budget: 429 with
     Retry-After (a WebSocket is refused before it opens). The buckets are bounded: quiet
     addresses are forgotten."""
 
@@ -106,8 +108,8 @@ class HttpBudget:
             return
         client = scope.get("client")
         address = address_key(client[0] if client else None)
-        if scope["type"] == "websocket" or str(scope.get("path", "")).endswith("/replay"):
-            cost = SOCKET_COST  # a session, or a replay: the whole state sent
+        if scope["type"] == "websocket":
+            cost = SOCKET_COST  # a session: the whole state is sent
         else:
             cost = 1 if scope["method"] in ("GET", "HEAD", "OPTIONS") else WRITE_COST
         wait = self.take(address, cost)

@@ -19,8 +19,14 @@ const log = new Log($("log"), null);
 const dice = new DicePanel($("dice"));
 const battle = new BattlePanel($("battle"));
 
-async function fetchStep(n) {
+async function fetchStep(n, tries = 6) {
   const r = await fetch(`/api/tables/${tableId}/replay?step=${n}`);
+  if ((r.status === 429 || r.status === 503) && tries > 0) {
+    // The server is busy or this address asked a lot at once: wait as told, then ask again.
+    const wait = Math.min(10, Number(r.headers.get("Retry-After")) || 1);
+    await new Promise((done) => setTimeout(done, wait * 1000));
+    return fetchStep(n, tries - 1);
+  }
   const d = await r.json();
   if (!r.ok || d.error) throw new Error(d.error || `error ${r.status}`);
   cache.set(d.step, { round: d.view.round, view: d.view });
