@@ -8,7 +8,8 @@
   (`after_shortage`). It looks only at what the player may see (their own hand, the public
   board), and assumes the other ships stay where they are.
 - `move_hints(state)`: for a pending move question, what arriving at each legal destination means.
-- `pay_plans(state)`: a payment that takes several `pay H` questions, as whole plans.
+- `pay_plans(state)`: a payment that takes several `pay H` questions, as whole plans (the answers
+  from `payment_answers`, a walk with a bound on its work: `pay_walk_bound`).
 """
 
 from __future__ import annotations
@@ -185,57 +186,16 @@ def move_hints(s: State) -> list[dict[str, Any]]:
 def pay_plans(s: State, limit: int = 24) -> list[dict[str, Any]]:
     """The ways to finish the pending payment, each as its list of answers and in words (what
     the answers take from each hold; once only one way is left, the engine takes the rest itself);
-    empty if the pending question is not a payment. At most `limit` sets of answers are found.
-
-    The walk tries the answers in the engine's order, depth first, and walks each *set* of answers
-    once: after the same answers in any order the holds are the same (each `pay H` takes one token
-    from hold H, and a payment that goes on has taken nothing else), so a set walked already
-    leads to no plan not found yet. The plans, their order and each plan's answers are those of
-    a walk of every order (which took seconds for a dozen tokens and minutes for 17).
-
-    The work is bounded by construction: at most `pay_walk_bound(owed, holds, limit)` clones
-    (see there), whatever the holds; on every hold contents a game can reach the bound is never
-    met (tests/rules/test_hint_bounds.py), so no plan is lost to it.
-    """
+    empty if the pending question is not a payment. The answers are `payment_answers`'s, one
+    list per different wording."""
     assert s.q is not None
     if s.q[0] != K_PAY:
         return []
     who, (_, resource, owed) = s.q[1], s.q[2]
     base = who * SLOTS
     holds = [h for h in range(SLOTS) if s.ht[base + h] == resource and s.hn[base + h]]
-    budget = pay_walk_bound(owed, len(holds), limit)
-    root = s.clone(log=False)
-    root.history = []  # a clone copies the history: the walk's cost must not grow with the game
-    stack = root.stack
-    plans: dict[tuple[int, ...], list[Action]] = {}
-    walked: set[tuple[int, ...]] = set()
-
-    def walk(t: State, answers: list[Action]) -> None:
-        nonlocal budget
-        for a in t.legal:
-            if len(plans) >= limit or budget <= 0:
-                return
-            budget -= 1
-            u = t.clone(log=False)
-            u.apply(a)
-            after = [*answers, a]
-            key = tuple(sorted(after))
-            q = u.q
-            if (
-                q is None
-                or q[0] != K_PAY
-                or q[2] != (who, resource, owed - len(after))
-                or u.stack != stack
-            ):
-                # this payment is over (what follows, even another payment, is not part of it)
-                plans.setdefault(key, after)
-            elif key not in walked:
-                walked.add(key)
-                walk(u, after)
-
-    walk(root, [])
     out, labels = [], set()
-    for answers in plans.values():
+    for answers in payment_answers(s, limit):
         left = {h: s.hn[base + h] for h in holds}
         for a in answers:
             left[a - PAY] -= 1
@@ -253,6 +213,65 @@ def pay_plans(s: State, limit: int = 24) -> list[dict[str, Any]]:
     return out
 
 
+def payment_answers(s: State, limit: int = 24) -> list[list[Action]]:
+    """The sets of `pay H` answers that finish the pending payment (at most `limit`), each in
+    the first order the engine's answers allow, in the order found; empty if the pending
+    question is not a payment.
+
+    The walk tries the answers in the engine's order, depth first, and meets each *set* of
+    answers once: after the same answers in any order the holds are the same (each `pay H` takes
+    one token from hold H, and a payment that goes on has taken nothing else), so a set met
+    already leads to nothing new. The sets, their order and their answers are those of a walk of
+    every order, which cloned the state once per order (billions for 17 tokens in six holds).
+
+    The walk clones the state once, then once per set of answers, and stops after
+    `pay_walk_bound(owed, holds, limit)` of those, whatever the holds. On the hold contents a
+    game can reach (six holds of at most 6 tokens) no walk needs more than 0.6 of that bound
+    (every one of them is walked in tests/rules/test_hint_bounds.py), so none is cut short.
+    """
+    assert s.q is not None
+    if s.q[0] != K_PAY:
+        return []
+    who, (_, resource, owed) = s.q[1], s.q[2]
+    base = who * SLOTS
+    holds = sum(1 for h in range(SLOTS) if s.ht[base + h] == resource and s.hn[base + h])
+    budget = pay_walk_bound(owed, holds, limit)
+    root = s.clone(log=False)
+    root.history = []  # a clone copies the history: the walk's cost must not grow with the game
+    stack = root.stack
+    found: dict[tuple[int, ...], list[Action]] = {}
+    walked: set[tuple[int, ...]] = set()
+
+    def walk(t: State, answers: list[Action]) -> None:
+        nonlocal budget
+        for a in t.legal:
+            if len(found) >= limit or budget <= 0:
+                return
+            after = [*answers, a]
+            key = tuple(sorted(after))
+            if key in walked or key in found:
+                continue  # these answers in another order: nothing new below them
+            budget -= 1
+            u = t.clone(log=False)
+            u.apply(a)
+            q = u.q
+            if (
+                q is None
+                or q[0] != K_PAY
+                or q[2] != (who, resource, owed - len(after))
+                or u.stack != stack
+            ):
+                # this payment is over (what follows, even another payment, is not part of it)
+                found[key] = after
+            else:
+                walked.add(key)
+                walk(u, after)
+
+    walk(root, [])
+    return list(found.values())
+
+
 def pay_walk_bound(owed: int, holds: int, limit: int = 24) -> int:
-    """The most clones `pay_plans` makes for a payment of `owed` tokens from `holds` holds."""
+    """The most sets of answers `payment_answers` meets, each with a clone and an apply, for a
+    payment of `owed` tokens from `holds` holds: `limit` × (`owed` + 1) × `holds`."""
     return limit * (owed + 1) * holds
