@@ -19,7 +19,6 @@ from .actions import (
     ATTACK,
     BLIND,
     CAPTAIN,
-    DIE,
     DRAW,
     MAX_POWDER,
     MORNING,
@@ -27,12 +26,10 @@ from .actions import (
     PLAY,
     POWDER,
     REROLL,
-    ROLL,
-    ROLL_PAIRS,
     TREASURE,
     Action,
 )
-from .battle import STAR_FACE, decider, spoils_options
+from .battle import DIE_ACTIONS, STAR_FACE, decider, spoils_options
 from .board import NEAREST
 from .data import (
     BACKWARD,
@@ -95,13 +92,11 @@ from .ops import (
     TERMINAL,
 )
 from .shortage import classic_fallbacks
-from .turns import ROLL_PROBS, ghost_options, move_options, seat_order
+from .turns import ROLL_ACTIONS, ROLL_PROBS, ghost_options, move_options, seat_order
 
 if TYPE_CHECKING:
     from .state import State
 
-_ROLLS = list(ACTIONS[ROLL : ROLL + len(ROLL_PAIRS)])
-_DIES = list(ACTIONS[DIE : DIE + len(COMBAT_FACES)])
 
 
 def _fail(path: str, why: str) -> NoReturn:
@@ -246,7 +241,7 @@ def _between_rounds(s: State) -> None:
     if kind == C_ROLL:
         if s.roll or s.morning or s.evening:
             _fail("roll", "the dice are not rolled yet")
-        _answers(s, CHANCE, _ROLLS, ROLL_PROBS)
+        _answers(s, CHANCE, ROLL_ACTIONS, ROLL_PROBS)
     elif kind == K_MORNING:
         lo, hi = _ctx(s, 2)
         if s.roll != (lo, hi):
@@ -349,7 +344,7 @@ def _half(s: State, i: int, ship: int, die: int, icon: int) -> None:
     elif kind == C_DIE and not s.classic and ship != s.gh:
         if _ctx(s, 2) != (1, ship):
             _fail("pending[2]", f"ship {ship} rolls the shortage die")
-        _answers(s, CHANCE, _DIES)
+        _answers(s, CHANCE, DIE_ACTIONS)
     else:
         _fail("pending[0]", f"no {KIND_NAMES[kind]} question in ship {ship}'s half-turn")
 
@@ -461,7 +456,7 @@ def _battle(s: State, i: int, ship: int) -> None:
             return
     elif (steps == [(T_SABRE, side)] and face == -1) or (not steps and face >= 0 and b[6]):
         if kind == C_DIE and _ctx(s, 2) == (0, side):  # the roll, or the roll again
-            _answers(s, CHANCE, _DIES)
+            _answers(s, CHANCE, DIE_ACTIONS)
             return
     elif not steps and face >= 0 and not b[6] and kind == K_SABRE and _ctx(s, 1) == (side,):
         owner = s.pw[SABRE]
