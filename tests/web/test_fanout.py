@@ -176,3 +176,23 @@ async def test_spectators_share_one_encoding_per_change_and_players_go_first(
     assert 1 <= made["public"] <= 3
     assert all(w.outbox.pending() == 0 for w in watchers) and not player.outbox.closed
     table.close()
+
+
+async def test_a_pace_runs_at_once_then_folds_what_comes_within_its_time() -> None:
+    from jamaica.web.pacing import Pace
+
+    runs: list[float] = []
+    pace = Pace(0.1, lambda: runs.append(asyncio.get_running_loop().time()))
+    pace.request()
+    assert len(runs) == 1  # the first at once
+    for _ in range(50):
+        pace.request()  # folded into one run when the time is up
+    await asyncio.sleep(0.15)
+    assert len(runs) == 2 and runs[1] - runs[0] >= 0.09
+    pace.request()
+    pace.flush()  # a waiting run can be made now
+    assert len(runs) == 3
+    pace.request()
+    pace.cancel()
+    await asyncio.sleep(0.15)
+    assert len(runs) == 3

@@ -24,6 +24,7 @@ from .chat import (
     clean_text,
 )
 from .outbox import Outbox, encode, spawn
+from .pacing import Pace
 from .players import Player
 from .protocol import VERSION, Hello, ProtocolError
 from .store import ChatRow, Store, TableRecord
@@ -78,8 +79,7 @@ class Social:
     away_since: dict[int, float]
     timeouts: dict[int, int]
     _absence: asyncio.TimerHandle | None
-    _seats_timer: asyncio.TimerHandle | None
-    _seats_last: float
+    _seats_pace: Pace
     chat_limits: ChatLimit
     _logs: dict[int | None, tuple[list[int], list[dict[str, Any]]]]
     _logs_seen: dict[int | None, int]
@@ -135,18 +135,9 @@ class Social:
     def _broadcast_seats(self) -> None:
         """Queue the seats message in every client's `seats` slot, at most once every SEATS_EVERY
         seconds per table: a burst of joins is one message to each client, not one per join."""
-        if self._seats_timer is not None:
-            return  # a message is coming, and will show this change too
-        loop = asyncio.get_running_loop()
-        wait = self._seats_last + SEATS_EVERY - loop.time()
-        if wait > 0:
-            self._seats_timer = loop.call_later(wait, self._flush_seats)
-        else:
-            self._flush_seats()
+        self._seats_pace.request()
 
     def _flush_seats(self) -> None:
-        self._seats_timer = None
-        self._seats_last = asyncio.get_running_loop().time()
         text = encode(self.seats_message())  # the same for everyone: nothing secret in it
         for client in list(self.clients):
             client.outbox.put_latest("seats", text)

@@ -30,9 +30,10 @@ from . import seating
 from .chat import KEPT, SPECTATORS_BURST, ChatLimit, chat_text
 from .committer import committer
 from .outbox import Outbox, encode, spawn
+from .pacing import Pace
 from .players import Player
 from .protocol import VERSION, Act, Hello, ProtocolError
-from .social import TIMEOUT_BOT, Client, Social
+from .social import SEATS_EVERY, TIMEOUT_BOT, Client, Social
 from .store import ActionRow, ChatRow, Store, TableRecord
 from .thinking import Scheduler, bot_answer
 
@@ -117,11 +118,9 @@ class LiveTable(Social):
         self.version = 0  # changes told to the clients (see _broadcast)
         self._public: _Shared = {}  # newcomers' updates of this change
         self._public_version = -1
-        self._seats_timer: asyncio.TimerHandle | None = None
-        self._seats_last = 0.0
+        self._seats_pace = Pace(SEATS_EVERY, self._flush_seats)
         self._logs: dict[int | None, tuple[list[int], list[dict[str, Any]]]] = {}
-        self._spectators_timer: asyncio.TimerHandle | None = None
-        self._spectators_last = 0.0
+        self._spectators_pace = Pace(SPECTATORS_EVERY, self._tell_spectators)
         self._chat_cache: tuple[int, str] = (-1, "")
         self._logs_seen: dict[int | None, int] = {}  # engine events looked at, per audience
         self.chat_limits = ChatLimit()  # per player (or seat, or anonymous address)
@@ -543,24 +542,14 @@ class LiveTable(Social):
         at most every SPECTATORS_EVERY seconds (`_tell_spectators`), sharing one encoding per
         change (`_public_update`): however many watch, the players' game goes first."""
         self.version += 1
-        if self._seats_timer is not None:  # a change of seats goes before the game's
-            self._seats_timer.cancel()
-            self._flush_seats()
+        self._seats_pace.flush()  # a change of seats goes before the game's
         for client in [c for c in self.clients if c.seat is not None]:
             self._queue_update(client)
-        if self._spectators_timer is None:
-            loop = asyncio.get_running_loop()
-            wait = self._spectators_last + SPECTATORS_EVERY - loop.time()
-            if wait > 0:
-                self._spectators_timer = loop.call_later(wait, self._tell_spectators)
-            else:
-                self._tell_spectators()
+        self._spectators_pace.request()
 
     def _tell_spectators(self) -> None:
         """Every spectator's update, made as each leaves, all from one encoding per part of the
         log sent (the game may move on while they leave: the first one made is everyone's)."""
-        self._spectators_timer = None
-        self._spectators_last = asyncio.get_running_loop().time()
         shared: _Shared = {}
         for client in [c for c in self.clients if c.seat is None]:
             client.outbox.put_latest("update", self._public_producer(client, shared))
@@ -708,10 +697,8 @@ class LiveTable(Social):
         }
 
     def close(self) -> None:
-        if self._seats_timer is not None:
-            self._seats_timer.cancel()
-        if self._spectators_timer is not None:
-            self._spectators_timer.cancel()
+        self._seats_pace.cancel()
+        self._spectators_pace.cancel()
         if self._absence is not None:
             self._absence.cancel()
         if self._timer is not None:
