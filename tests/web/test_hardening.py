@@ -27,6 +27,7 @@ from jamaica.web.store import ChatRow, SQLiteStore, StoreError, TableRecord
 from jamaica.web.tables import LiveTable
 
 from .server import Server, recv, send
+from .test_table_core import Wire
 
 
 # --- names (item 1, item 11) ----------------------------------------------------------------------
@@ -93,17 +94,6 @@ def test_a_claimed_seat_opens_only_for_its_player(server: Server) -> None:
 
 
 # --- chat (item 7) ------------------------------------------------------------------------------
-class Wire:
-    def __init__(self) -> None:
-        self.sent: list[dict[str, Any]] = []
-
-    async def send_text(self, text: str) -> None:
-        self.sent.append(json.loads(text))
-
-    async def close(self, code: int) -> None:
-        pass
-
-
 def _box() -> Outbox:
     box = Outbox(Wire())
     box.start()

@@ -106,6 +106,12 @@ def address_key(host: object) -> str:
         return text
 
 
+def client_address(client: Any) -> str:
+    """Who a request's client is, for the per-address limits (behind a trusted proxy, uvicorn
+    has already put the forwarded address here)."""
+    return address_key(client.host if client is not None else None)
+
+
 class TokenBucket:
     """`rate` tokens a second up to `burst`; each message takes one."""
 

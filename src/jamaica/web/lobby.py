@@ -16,7 +16,7 @@ from ..bots import parse_spec
 from ..rules import CHANCE, Config
 from . import seating
 from .chat import as_message
-from .limits import Limits, PerMinute, address_key
+from .limits import Limits, PerMinute, client_address
 from .players import Player, Players
 from .protocol import ProtocolError
 from .security import TooLarge, read_body
@@ -33,10 +33,6 @@ ERRORS = {"taken": 409, "seated": 409, "started": 409, "not_creator": 403, "bad_
 
 def fail(message: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
-
-
-def client_address(client: Any) -> str:
-    return address_key(client.host if client is not None else None)
 
 
 class Lobby:

@@ -24,7 +24,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..rules import Config
 from . import logs
 from .layout import board_layout
-from .limits import Connections, Flood, Limits, PerMinute, address_key
+from .limits import Connections, Flood, Limits, PerMinute, client_address
 from .lobby import FINISHED_LISTED, KEY_HEADER, Lobby
 from .outbox import Outbox
 from .players import Players
@@ -471,12 +471,6 @@ def create_app(store: Store, limits: Limits | None = None) -> Starlette:
     app.add_middleware(HttpBudget, per_second=limits.http_per_second, burst=limits.http_burst)
     app.add_middleware(SecurityHeaders)
     return app
-
-
-def client_address(client: Any) -> str:
-    """Who a client is, for the per-address limits (behind a trusted proxy, uvicorn has already
-    put the forwarded address here)."""
-    return address_key(client.host if client is not None else None)
 
 
 def missing_page(status: int, message: str) -> Response:
