@@ -63,7 +63,6 @@ class Outbox:
         self.merged: dict[str, list[Any]] = {}  # slot -> items to merge (see put_merged)
         self.send_timeout = send_timeout
         self.closed = False
-        self.sent = 0  # messages sent (for tests and figures)
         self.busy = False  # a message is being made or sent
         self._ready = asyncio.Event()
         self._task: asyncio.Task[Any] | None = None
@@ -137,7 +136,6 @@ class Outbox:
                 text = self._next()
                 if text is not None:
                     await asyncio.wait_for(self.wire.send_text(text), self.send_timeout)
-                    self.sent += 1
                 self.busy = False
         except asyncio.CancelledError:
             raise
