@@ -337,10 +337,10 @@ def _fill(s: State, ship: int, kind: int, counts: Sequence[int], sixth: int = 0)
     `sixth` tokens in the 6th Hold (its owner only)."""
     base = ship * SLOTS
     for h in range(SLOTS):
-        s.ht[base + h], s.hn[base + h] = EMPTY, 0
+        s.hold_types[base + h], s.hold_counts[base + h] = EMPTY, 0
     for h, n in enumerate([*counts, *([0] * (HOLDS - len(counts))), sixth]):
         if n:
-            s.ht[base + h], s.hn[base + h] = kind, n
+            s.hold_types[base + h], s.hold_counts[base + h] = kind, n
 
 
 def _treasure(s: State, ship: int, t: int) -> None:
@@ -349,9 +349,9 @@ def _treasure(s: State, ship: int, t: int) -> None:
     s.pile[t] -= 1
     s.tokens &= ~(1 << max(space for space in LAIR_SPACES if s.tokens >> space & 1))
     if t < NUM_POWERS:
-        s.pw[t] = ship
+        s.powers[t] = ship
     else:
-        s.fd[ship] += (encode_card(t, CLASS_TREASURE, 1 << ship),)
+        s.face_down[ship] += (encode_card(t, CLASS_TREASURE, 1 << ship),)
 
 
 def _round(s: State, roll: tuple[int, int], morning: int, cards: dict[int, str]) -> None:
@@ -452,8 +452,8 @@ def scene_spoils() -> State:
         _treasure(s, 0, t)
     base = SLOTS
     for h, (kind, n) in enumerate([(FOOD, 1), (FOOD, 2), (GOLD, 3), (GOLD, 4), (FOOD, 5)]):
-        s.ht[base + h], s.hn[base + h] = kind, n
-    s.ht[base + SIXTH], s.hn[base + SIXTH] = GOLD, 6
+        s.hold_types[base + h], s.hold_counts[base + h] = kind, n
+    s.hold_types[base + SIXTH], s.hold_counts[base + SIXTH] = GOLD, 6
     _round(s, (2, 3), 3, {0: "fwd-fwd"})
     for answer in ("die 10", "accept", "die 2", "accept"):
         if s.decision_kind() in ("combat_die", "sabre"):
@@ -492,7 +492,7 @@ def scene_load() -> State:
     base = 0
     for h, (kind, n) in enumerate([(FOOD, 1), (FOOD, 2), (GUNPOWDER, 3), (GUNPOWDER, 4),
                                    (FOOD, 5), (GUNPOWDER, 6)]):  # fmt: skip
-        s.ht[base + h], s.hn[base + h] = kind, n
+        s.hold_types[base + h], s.hold_counts[base + h] = kind, n
     _round(s, (2, 3), 3, {0: "gold-gold"})
     return s
 

@@ -35,7 +35,7 @@ def test_fair_a_bot_chooses_the_same_in_worlds_its_player_cannot_tell_apart(spec
             p = s.current_player()
             other = s.resample(p, rng)
             assert other.view(p) == s.view(p)
-            if other.hand != s.hand or other.fd != s.fd or other.drawp != s.drawp:
+            if other.hand != s.hand or other.face_down != s.face_down or other.drawp != s.drawp:
                 differing += 1
             assert make_bot(spec, 11).act(s, p) == make_bot(spec, 11).act(other, p)
     assert differing > 20  # the hidden cards really were different

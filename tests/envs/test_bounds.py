@@ -33,7 +33,7 @@ def play(config: Config, seed: int) -> tuple[Counter[tuple[int, str]], int, int]
         assert s.q is not None
         kind, who, _ = s.q
         r = s.rnd
-        assert all(hn <= MAX_TOKENS_PER_HOLD for hn in s.hn)
+        assert all(hn <= MAX_TOKENS_PER_HOLD for hn in s.hold_counts)
         seen = len(s.events or ())
         if who == CHANCE:
             chance += 1

@@ -158,9 +158,9 @@ def test_holds_beyond_the_tables_and_full_caches_encode_the_same(
     config = Config(players=3)
     monkeypatch.setattr(encoding, "_CACHE_SIZE", 2)
     for s in states(config, 8, every=11):
-        s.pw[HOLD6] = 1
-        s.ht[SLOTS + 5], s.hn[SLOTS + 5] = GOLD, 70
-        s.ht[2 * SLOTS], s.hn[2 * SLOTS] = FOOD, 99
+        s.powers[HOLD6] = 1
+        s.hold_types[SLOTS + 5], s.hold_counts[SLOTS + 5] = GOLD, 70
+        s.hold_types[2 * SLOTS], s.hold_counts[2 * SLOTS] = FOOD, 99
         for p in range(3):
             v = encode(s, p)
             assert np.array_equal(without_new_parts(v, config), encode_view(s.view(p), s.n, s.ns))

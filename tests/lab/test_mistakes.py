@@ -132,7 +132,7 @@ def test_a_shortage_that_gains_nothing_is_fruitless() -> None:
     evening leaves the ship behind where it started with nothing found (the seeded shortage die
     leaves it on space 15, and the evening goes to space 13, not to the lair on space 11)."""
     before, s = _fwd_back(12, seed=2, prefer=("move 13",))
-    assert s.pos[0] == 13 and not s.fd[0]
+    assert s.pos[0] == 13 and not s.face_down[0]
     found = check(before, s.history[len(before.history) :], 0)
     assert found.avoidable_shortages == 1 and found.fruitless_shortages == 1
     assert found.total == 1
@@ -168,7 +168,7 @@ def test_a_shortage_on_a_turn_that_found_a_treasure_is_not_fruitless() -> None:
     space 7 (2 food) runs short and ends the turn behind where it started — but it gained a
     treasure, so it is avoidable (gold-gold runs no risk) and not fruitless."""
     before, s = _fwd_back(8)
-    assert s.moves_left(0) > before.moves_left(0) and len(s.fd[0]) + s.pw.count(0) == 1
+    assert s.moves_left(0) > before.moves_left(0) and len(s.face_down[0]) + s.powers.count(0) == 1
     found = check(before, s.history[len(before.history) :], 0)
     assert found.avoidable_shortages == 1 and found.fruitless_shortages == 0 and found.total == 0
 

@@ -49,11 +49,11 @@ def holds(
     base = ship * SLOTS
     items = list(contents)
     for h in range(SLOTS):
-        s.ht[base + h], s.hn[base + h] = EMPTY, 0
+        s.hold_types[base + h], s.hold_counts[base + h] = EMPTY, 0
     for h, (kind, count) in enumerate(items):
-        s.ht[base + h], s.hn[base + h] = RES[kind], count
+        s.hold_types[base + h], s.hold_counts[base + h] = RES[kind], count
     if sixth is not None:
-        s.ht[base + 5], s.hn[base + 5] = RES[sixth[0]], sixth[1]
+        s.hold_types[base + 5], s.hold_counts[base + 5] = RES[sixth[0]], sixth[1]
 
 
 def place(s: State, ship: int, space: int, lap: int = 0) -> None:
@@ -66,7 +66,7 @@ def give_power(s: State, ship: int, name: str) -> None:
     if s.pile[t]:
         s.pile[t] -= 1
         s.tokens &= ~(1 << _a_lair_with_token(s))
-    s.pw[t] = ship
+    s.powers[t] = ship
 
 
 def give_face_down(s: State, ship: int, name: str, klass: int = 1) -> None:
@@ -75,7 +75,7 @@ def give_face_down(s: State, ship: int, name: str, klass: int = 1) -> None:
     s.pile[t] -= 1
     s.tokens &= ~(1 << _a_lair_with_token(s))
     knowers = 0 if ship == s.gh else 1 << ship
-    s.fd[ship] += (encode_card(t, klass, knowers),)
+    s.face_down[ship] += (encode_card(t, klass, knowers),)
 
 
 def _a_lair_with_token(s: State) -> int:
@@ -115,4 +115,4 @@ def texts(s: State, player: int | None = None) -> list[str]:
 
 def total(s: State, ship: int, kind: str) -> int:
     base = ship * SLOTS
-    return sum(s.hn[base + h] for h in range(SLOTS) if s.ht[base + h] == RES[kind])
+    return sum(s.hold_counts[base + h] for h in range(SLOTS) if s.hold_types[base + h] == RES[kind])

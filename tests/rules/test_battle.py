@@ -45,8 +45,8 @@ def fight_at_6(
 
 
 def hold(s: State, ship: int, h: int) -> tuple[str, int]:
-    kind = ("-", "food", "powder", "gold")[s.ht[ship * SLOTS + h]]
-    return kind, s.hn[ship * SLOTS + h]
+    kind = ("-", "food", "powder", "gold")[s.hold_types[ship * SLOTS + h]]
+    return kind, s.hold_counts[ship * SLOTS + h]
 
 
 def happened(s: State, kind: str, player: int | None = None) -> list[list[int]]:
@@ -327,7 +327,7 @@ def test_r6_steal_a_power_by_name() -> None:
     s.apply("accept")
     assert legal(s) == ["take 0", "steal map", "steal sabre", "nothing"]
     s.apply("steal sabre")
-    assert s.pw[SABRE] == ANNE and s.pw[MAP] == MARY
+    assert s.powers[SABRE] == ANNE and s.powers[MAP] == MARY
     assert happened(s, "steal_power") == [[ANNE, MARY, SABRE]]
 
 
@@ -368,7 +368,7 @@ def test_r6_spoils_are_optional() -> None:
     anne_wins(s)
     s.apply("nothing")
     assert happened(s, "nothing") == [[ANNE]]
-    assert hold(s, MARY, 0) == ("food", 4) and s.pw[LADY_BETH] == MARY
+    assert hold(s, MARY, 0) == ("food", 4) and s.powers[LADY_BETH] == MARY
     check_invariants(s)
 
 
@@ -379,7 +379,7 @@ def test_r12_stealing_the_6th_hold_takes_its_contents() -> None:
     anne_wins(s)
     assert "steal hold6" in legal(s) and "take 5" in legal(s)
     s.apply("steal hold6")
-    assert s.pw[HOLD6] == ANNE
+    assert s.powers[HOLD6] == ANNE
     assert hold(s, ANNE, SIXTH) == ("powder", 5) and hold(s, MARY, SIXTH) == ("-", 0)
     assert (
         s.view(MARY)["ships"][MARY]["holds"]
@@ -394,7 +394,7 @@ def test_r12_taking_the_6th_holds_contents_leaves_the_card() -> None:
     holds(s, MARY, [("food", 4)], sixth=("powder", 5))
     anne_wins(s)
     s.apply("take 5")
-    assert s.pw[HOLD6] == MARY and hold(s, MARY, SIXTH) == ("-", 0)
+    assert s.powers[HOLD6] == MARY and hold(s, MARY, SIXTH) == ("-", 0)
     assert hold(s, ANNE, 1) == ("powder", 5)
 
 

@@ -46,7 +46,11 @@ def overboard_texts(s: State) -> list[str]:
 
 def ghost_holds(s: State) -> list[tuple[int, int]]:
     base = GHOST * SLOTS
-    return [(s.ht[base + h], s.hn[base + h]) for h in range(SLOTS) if s.hn[base + h]]
+    return [
+        (s.hold_types[base + h], s.hold_counts[base + h])
+        for h in range(SLOTS)
+        if s.hold_counts[base + h]
+    ]
 
 
 # --- how it moves ---------------------------------------------------------------------------------
@@ -159,7 +163,7 @@ def test_a_power_found_by_it_stays_face_down() -> None:
     place(s, GHOST, 2)
     round_(s, (2, 1), 2)
     s.apply("treasure sabre")
-    assert s.pw[SABRE] == -1 and len(s.fd[GHOST]) == 1
+    assert s.powers[SABRE] == -1 and len(s.face_down[GHOST]) == 1
     assert s.view(ANNE)["ships"][GHOST]["powers"] == ["beth"]
 
 
@@ -175,7 +179,7 @@ def john_attacks_the_ghost(captain: int) -> State:
         place(s, p, space)
     place(s, ghost, 6)
     round_(s, (3, 2), 3, {john: "fwd-fwd"})
-    assert s.pw[LADY_BETH] == ghost
+    assert s.powers[LADY_BETH] == ghost
     s.apply("die 2")
     # The Ghost Ship has no gunpowder: it only rolls (a chance event), with Lady Beth's +2.
     assert s.is_chance_node() and s.decision_kind() == "combat_die"
@@ -258,7 +262,7 @@ def test_winning_it_throws_resources_overboard() -> None:
 def test_winning_it_throws_a_stolen_power_overboard() -> None:
     s = ghost_beats_mary(powers=("map",))
     s.apply("steal map")
-    assert s.pw[MAP] == -2 and happened(s, "overboard") == [[1, MAP]]
+    assert s.powers[MAP] == -2 and happened(s, "overboard") == [[1, MAP]]
     assert "Map" in overboard_texts(s)[0]
     assert s.view(MARY)["ships"][GHOST]["powers"] == ["beth"]
 
@@ -266,7 +270,7 @@ def test_winning_it_throws_a_stolen_power_overboard() -> None:
 def test_r12_stealing_the_6th_hold_it_keeps_the_doubloons_in_it() -> None:
     s = ghost_beats_mary(powers=("hold6",), sixth=("gold", 4))
     s.apply("steal hold6")
-    assert s.pw[HOLD6] == -2
+    assert s.powers[HOLD6] == -2
     assert ghost_holds(s) == [(GOLD, 5), (GOLD, 3), (GOLD, 4)]
     assert total(s, MARY, "gold") == 6  # her regular holds are hers still
     check_invariants(s)
@@ -282,7 +286,7 @@ def test_r12_stealing_the_6th_hold_full_of_food_all_goes_overboard() -> None:
 def test_winning_it_throws_a_stolen_face_down_card_overboard() -> None:
     s = ghost_beats_mary(face_down=("+7",))
     s.apply("steal blind")  # a single card: no need to draw
-    assert s.fd[MARY] == () and s.fd[GHOST] == () and len(s.ob) == 1
+    assert s.face_down[MARY] == () and s.face_down[GHOST] == () and len(s.overboard) == 1
     assert happened(s, "overboard") == [[2, 0]]
     assert "face-down" in overboard_texts(s)[0]
     assert s.scores()[GHOST].treasures == 0 and s.view(ANNE)["overboard"] == 1
@@ -320,7 +324,7 @@ def test_lady_beth_can_not_be_stolen_from_it() -> None:
         s.apply("steal beth")
     s.apply("take 0")
     assert ghost_holds(s) == [(GOLD, 3)]
-    assert s.pw[LADY_BETH] == GHOST
+    assert s.powers[LADY_BETH] == GHOST
 
 
 def test_beating_it_steal_its_face_down_card_blind() -> None:
@@ -335,7 +339,7 @@ def test_beating_it_steal_its_face_down_card_blind() -> None:
 def test_beating_it_a_power_it_found_comes_face_up() -> None:
     s = anne_beats_the_ghost(ghost_cards=("sabre",))
     s.apply("steal blind")
-    assert s.pw[SABRE] == ANNE and s.fd[GHOST] == ()
+    assert s.powers[SABRE] == ANNE and s.face_down[GHOST] == ()
 
 
 def test_beating_it_give_it_a_cursed_treasure() -> None:

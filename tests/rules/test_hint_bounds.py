@@ -95,7 +95,9 @@ def owed_and_holds(s: State) -> tuple[int, int]:
     assert s.q is not None and s.q[0] == K_PAY
     who, (_, resource, owed) = s.q[1], s.q[2]
     base = who * SLOTS
-    return owed, sum(1 for h in range(SLOTS) if s.ht[base + h] == resource and s.hn[base + h])
+    return owed, sum(
+        1 for h in range(SLOTS) if s.hold_types[base + h] == resource and s.hold_counts[base + h]
+    )
 
 
 # --- a payment, restated on the holds' counts ----------------------------------------------
@@ -203,7 +205,7 @@ def paying(cargo: Holds, owed: int) -> State:
     give_power(s, 0, TREASURE_NAMES[HOLD6])
     holds(s, 1, [])
     for h, n in enumerate(cargo):
-        s.ht[h], s.hn[h] = (GUNPOWDER if n else EMPTY), n
+        s.hold_types[h], s.hold_counts[h] = (GUNPOWDER if n else EMPTY), n
     round_(s, (2, 3), 3, {0: "fwd-fwd"})
     s.apply(f"powder {owed}")
     return s
@@ -290,10 +292,12 @@ def every_order(s: State, *, end_by_stack: bool, max_clones: int = 50_000) -> Pl
     except WalkTooLong:
         return None
     base = who * SLOTS
-    held = [h for h in range(SLOTS) if s.ht[base + h] == resource and s.hn[base + h]]
+    held = [
+        h for h in range(SLOTS) if s.hold_types[base + h] == resource and s.hold_counts[base + h]
+    ]
     out, labels = [], set()
     for answers in plans.values():
-        left = {h: s.hn[base + h] for h in held}
+        left = {h: s.hold_counts[base + h] for h in held}
         for a in answers:
             left[int(a.split()[1])] -= 1
         rest = owed - len(answers)
@@ -301,7 +305,11 @@ def every_order(s: State, *, end_by_stack: bool, max_clones: int = 50_000) -> Pl
             h = next(h for h in held if left[h] > 0)
             left[h] -= 1
             rest -= 1
-        taken = [(h, s.hn[base + h] - left[h]) for h in held if s.hn[base + h] > left[h]]
+        taken = [
+            (h, s.hold_counts[base + h] - left[h])
+            for h in held
+            if s.hold_counts[base + h] > left[h]
+        ]
         words = " and ".join(f"{n} from {hold_name(h)}" for h, n in taken)
         label = f"Pay {RESOURCE_NAMES[resource]}: {words}"
         if label not in labels:

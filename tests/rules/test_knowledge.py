@@ -55,8 +55,10 @@ def test_resampled_worlds_are_complete_consistent_states(config: Config, seed: i
         for q in range(s.n):
             assert world.hand[q].bit_count() == s.hand[q].bit_count()
             assert world.drawp[q].bit_count() == s.drawp[q].bit_count()
-            assert world.kh[q] == s.kh[q]  # cards known to be in the hand stay there
-        assert [len(f) for f in world.fd] == [len(f) for f in s.fd]
+            assert (
+                world.known_in_hand[q] == s.known_in_hand[q]
+            )  # cards known to be in the hand stay there
+        assert [len(f) for f in world.face_down] == [len(f) for f in s.face_down]
         assert sum(world.pile) == sum(s.pile)
         while not world.is_terminal():  # a world plays on to the end
             world.apply(world.sample_chance(rng) if world.current_player() < 0 else world.legal[0])

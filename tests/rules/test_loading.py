@@ -16,7 +16,7 @@ def said(s, kind: str) -> list[tuple[int, ...]]:
 
 def contents(s, ship: int) -> list[tuple[int, int]]:
     base = ship * SLOTS
-    return [(s.ht[base + h], s.hn[base + h]) for h in range(SLOTS)]
+    return [(s.hold_types[base + h], s.hold_counts[base + h]) for h in range(SLOTS)]
 
 
 def test_load_goes_into_an_empty_hold():
@@ -107,7 +107,7 @@ def test_r11_6th_hold_drawn_in_the_morning_is_loaded_that_evening():
     holds(s, 0, [("food", 3), ("gold", 3), ("powder", 1), ("gold", 2), ("powder", 2)])
     round_(s, (4, 5), 4, {0: "fwd-food"})
     s.apply("treasure hold6")  # the lair on space 4
-    assert s.pw[HOLD6] == 0
+    assert s.powers[HOLD6] == 0
     # The 5 food go straight into the new, empty 6th Hold: nothing is thrown overboard.
     assert contents(s, 0)[:5] == [(FOOD, 3), (GOLD, 3), (GUNPOWDER, 1), (GOLD, 2), (GUNPOWDER, 2)]
     assert contents(s, 0)[5] == (FOOD, 5)

@@ -101,7 +101,7 @@ def test_the_player_chooses_which_holds_to_pay_from(choices, left):
         s.apply(c)
     assert s.decision_kind() != "pay"
     # (the evening's 4 gunpowder went into the hold that was emptied)
-    assert [(s.ht[0], s.hn[0]), (s.ht[1], s.hn[1])] == left
+    assert [(s.hold_types[0], s.hold_counts[0]), (s.hold_types[1], s.hold_counts[1])] == left
     assert said(s, "pay") == [(0, FOOD, 3, 2)]
 
 
@@ -117,7 +117,7 @@ def test_no_payment_question_when_the_holds_are_alike():
     holds(s, 0, [("food", 2), ("food", 2), ("gold", 3)])
     round_(s, (1, 5), 1, {0: "fwd-gun"})  # space 29 costs 1 food
     assert s.pos[0] == 29
-    assert [s.hn[0], s.hn[1]] == [1, 2]
+    assert [s.hold_counts[0], s.hold_counts[1]] == [1, 2]
 
 
 def test_a_lair_power_is_drawn_face_up():
@@ -125,17 +125,17 @@ def test_a_lair_power_is_drawn_face_up():
     round_(s, (4, 2), 4, {0: "fwd-gun"})
     assert s.decision_kind() == "draw_treasure"
     s.apply("treasure sabre")
-    assert s.pw[SABRE] == 0
+    assert s.powers[SABRE] == 0
     assert not s.tokens >> 4 & 1
     assert s.view(1)["ships"][0]["powers"] == ["sabre"]
-    assert s.fd[0] == ()
+    assert s.face_down[0] == ()
 
 
 def test_a_lair_treasure_is_face_down_and_known_to_its_owner_only():
     s = game("fwd-gun")
     round_(s, (4, 2), 4, {0: "fwd-gun"})
     s.apply("treasure +5")
-    assert len(s.fd[0]) == 1
+    assert len(s.face_down[0]) == 1
     assert s.view(0)["ships"][0]["face_down_known"] == ["+5"]
     mine_seen_by_other = s.view(1)["ships"][0]
     assert mine_seen_by_other["face_down"] == 1 and mine_seen_by_other["face_down_known"] == []
@@ -151,7 +151,7 @@ def test_a_lair_gives_its_treasure_only_once():
     # Mary Read lands on space 4 in her turn: the token is gone, nothing to draw.
     assert s.pos[1] == 4
     assert s.decision_kind() == "draw_card"  # the round is over: no treasure question was asked
-    assert s.fd[1] == () and len(s.fd[0]) == 1
+    assert s.face_down[1] == () and len(s.face_down[0]) == 1
     assert (total(s, 1, "food"), total(s, 1, "gold")) == (3, 3)
 
 

@@ -181,7 +181,7 @@ def test_r10_map_stolen_keeps_4_cards_and_draws_nothing_until_below_3():
     s.apply("die star")
     assert "steal map" in legal(s)
     s.apply("steal map")
-    assert s.pw[MAP] == 1
+    assert s.powers[MAP] == 1
     # End of round: Anne Bonny keeps 3 cards and draws none; Mary Read draws up to 4.
     assert [s.hand[p].bit_count() for p in range(4)] == [3, 2, 2, 2]
     draws_before = said(s, "draw").count((0,))

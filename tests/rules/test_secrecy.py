@@ -49,7 +49,7 @@ def face_down(s: State, ship: int, name: str, *, knowers: int, klass: int = CLAS
     s.pile[t] -= 1
     lair = max(space for space in (4, 9, 11, 19, 22, 25, 33, 37, 44) if s.tokens >> space & 1)
     s.tokens &= ~(1 << lair)
-    s.fd[ship] += (encode_card(t, klass, knowers),)
+    s.face_down[ship] += (encode_card(t, klass, knowers),)
 
 
 def said_to(s: State, player: int | None) -> tuple[object, ...]:
@@ -128,7 +128,7 @@ def test_leak6_resample_does_not_know_the_class_of_a_card_stolen_blind() -> None
     a, b = worlds
     assert said_to(a, JOHN) == said_to(b, JOHN)
     assert resampled(a, JOHN) == resampled(b, JOHN)
-    values = {TREASURE_NAMES[c & 15] for w in (a, b) for c in w.fd[ANNE]}
+    values = {TREASURE_NAMES[c & 15] for w in (a, b) for c in w.face_down[ANNE]}
     assert values == {"+7", "-3"}  # the worlds do differ
 
 
@@ -152,5 +152,5 @@ def test_leak6_a_card_stolen_from_the_ghost_that_stays_face_down_is_not_a_power(
     powers = 0
     for k in range(300):
         world = s.resample(JOHN, random.Random(k))
-        powers += sum(1 for c in world.fd[ANNE] if c & 15 < 4)
+        powers += sum(1 for c in world.face_down[ANNE] if c & 15 < 4)
     assert powers == 0

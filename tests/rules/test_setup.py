@@ -35,13 +35,15 @@ def test_every_ship_starts_on_port_royal_with_3_food_and_3_doubloons_in_separate
     s = new_game(Config(players))
     for p in range(players):
         assert (s.pos[p], s.lap[p]) == (0, 0)
-        contents = [(s.ht[p * SLOTS + h], s.hn[p * SLOTS + h]) for h in range(SLOTS)]
+        contents = [
+            (s.hold_types[p * SLOTS + h], s.hold_counts[p * SLOTS + h]) for h in range(SLOTS)
+        ]
         assert sorted(c for c in contents if c[0] != EMPTY) == [(FOOD, 3), (GOLD, 3)]
-        assert s.fd[p] == ()
+        assert s.face_down[p] == ()
     if players > 2:
-        assert s.pw == [-1, -1, -1, -1]  # no Ghost Ship by default: no power is out yet
+        assert s.powers == [-1, -1, -1, -1]  # no Ghost Ship by default: no power is out yet
     else:
-        assert s.pw[LADY_BETH] == players
+        assert s.powers[LADY_BETH] == players
 
 
 def test_each_player_shuffles_11_cards_and_draws_3():
@@ -95,10 +97,10 @@ def test_two_players_always_play_with_the_ghost_ship():
     g = 2
     assert (s.ns, s.gh) == (3, g)
     assert (s.pos[g], s.lap[g]) == (0, 0)
-    contents = [(s.ht[g * SLOTS + h], s.hn[g * SLOTS + h]) for h in range(SLOTS)]
+    contents = [(s.hold_types[g * SLOTS + h], s.hold_counts[g * SLOTS + h]) for h in range(SLOTS)]
     assert sorted(c for c in contents if c[0] != EMPTY) == [(GOLD, 3), (GOLD, 5)]
     # Lady Beth is face up beside it, out of the treasure cards.
-    assert s.pw[LADY_BETH] == g
+    assert s.powers[LADY_BETH] == g
     assert s.pile[LADY_BETH] == 0 and sum(s.pile) == 11
     ghost = s.view(0)["ships"][g]
     assert ghost["ghost"] and ghost["powers"] == ["beth"] and "hand_size" not in ghost
@@ -112,8 +114,8 @@ def test_two_players_always_play_with_the_ghost_ship():
 def test_ghost_ship_is_an_option_with_3_to_5_players():
     assert new_game(Config(4)).gh == -1
     s = new_game(Config(3, ghost_ship=True))
-    assert (s.ns, s.gh, s.pw[LADY_BETH]) == (4, 3, 3)
-    assert s.hn[3 * SLOTS : 3 * SLOTS + 2] == [5, 3]
+    assert (s.ns, s.gh, s.powers[LADY_BETH]) == (4, 3, 3)
+    assert s.hold_counts[3 * SLOTS : 3 * SLOTS + 2] == [5, 3]
 
 
 def test_first_captain_is_a_chance_event():

@@ -92,7 +92,7 @@ def test_2021_lair_fallback_chooses_the_route_and_takes_the_treasure():
     s.apply("move 11")
     assert s.decision_kind() == "draw_treasure"
     s.apply("treasure +7")
-    assert s.pos[0] == 11 and len(s.fd[0]) == 1
+    assert s.pos[0] == 11 and len(s.face_down[0]) == 1
     assert not s.tokens >> 11 & 1
 
 
@@ -159,7 +159,7 @@ def test_classic_a_lair_always_qualifies_and_the_route_is_chosen_at_a_merge():
     assert sorted(legal(s)) == ["move 11", "move 4"]
     s.apply("move 4")
     s.apply("treasure -3")
-    assert s.pos[0] == 4 and len(s.fd[0]) == 1
+    assert s.pos[0] == 4 and len(s.face_down[0]) == 1
     assert total(s, 0, "food") == 1
 
 

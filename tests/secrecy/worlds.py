@@ -167,15 +167,17 @@ def check_knowledge(s: State, p: int) -> None:
     if s.is_terminal():
         return
     fd, overboard = knowledge(s, p)
-    assert [[bool(c >> 6 >> p & 1) for c in cards] for cards in s.fd] == fd, f"{p}'s knowledge"
-    assert [bool(c >> 6 >> p & 1) for c in s.ob] == overboard, f"{p}'s knowledge overboard"
+    assert [[bool(c >> 6 >> p & 1) for c in cards] for cards in s.face_down] == fd, (
+        f"{p}'s knowledge"
+    )
+    assert [bool(c >> 6 >> p & 1) for c in s.overboard] == overboard, f"{p}'s knowledge overboard"
 
 
 def check_classes(s: State) -> Classes:
     """The engine's public classes are those the public events imply; returns them."""
     fd, overboard = public_classes(s)
-    assert [[c >> 4 & 3 for c in cards] for cards in s.fd] == fd, "face-down classes"
-    assert [c >> 4 & 3 for c in s.ob] == overboard, "overboard classes"
+    assert [[c >> 4 & 3 for c in cards] for cards in s.face_down] == fd, "face-down classes"
+    assert [c >> 4 & 3 for c in s.overboard] == overboard, "overboard classes"
     return fd, overboard
 
 
@@ -185,7 +187,7 @@ def _bits(mask: int) -> list[int]:
 
 def _deal_cards(w: State, q: int, rng: random.Random, keep_chosen: bool) -> None:
     chosen = w.chosen[q]
-    fixed = w.kh[q] | (1 << chosen if keep_chosen and chosen >= 0 else 0)
+    fixed = w.known_in_hand[q] | (1 << chosen if keep_chosen and chosen >= 0 else 0)
     size = w.hand[q].bit_count() + (chosen >= 0)
     free = _bits(ALL_CARDS_MASK & ~w.disc[q] & ~fixed)
     rng.shuffle(free)
@@ -203,7 +205,7 @@ Classes = tuple[list[list[int]], list[int]]
 
 def _deal_treasures(w: State, p: int | None, rng: random.Random, known: Classes) -> None:
     fd, overboard = known
-    places = [list(cards) for cards in w.fd] + [list(w.ob)]
+    places = [list(cards) for cards in w.face_down] + [list(w.overboard)]
     classes = [*fd, overboard]
     pool = list(w.pile)
     slots = []
@@ -219,8 +221,8 @@ def _deal_treasures(w: State, p: int | None, rng: random.Random, known: Classes)
         t = rng.choices(allowed, [pool[t] for t in allowed])[0]
         pool[t] -= 1
         places[where][i] = (places[where][i] & ~15) | t
-    w.fd = [tuple(cards) for cards in places[:-1]]
-    w.ob = tuple(places[-1])
+    w.face_down = [tuple(cards) for cards in places[:-1]]
+    w.overboard = tuple(places[-1])
     w.pile = pool
 
 

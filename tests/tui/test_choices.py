@@ -14,7 +14,11 @@ HOLD_EVENTS = {"load", "dump", "take", "pay", "shortage"}
 
 
 def _kind_holds(s: State, ship: int, kind: int) -> int:
-    return sum(s.hn[ship * SLOTS + h] for h in range(SLOTS) if s.ht[ship * SLOTS + h] == kind)
+    return sum(
+        s.hold_counts[ship * SLOTS + h]
+        for h in range(SLOTS)
+        if s.hold_types[ship * SLOTS + h] == kind
+    )
 
 
 def test_every_split_pays_exactly_what_is_owed_as_the_engine_does() -> None:
@@ -66,8 +70,8 @@ def test_a_card_says_where_it_leads_and_warns_of_a_shortage() -> None:
     s.morning, s.evening = 5, 1
     base = 0
     for h in range(SLOTS):
-        s.ht[base + h], s.hn[base + h] = 0, 0
-    s.ht[0], s.hn[0] = GOLD, 1  # one doubloon; space 5 is a 3-doubloon port
+        s.hold_types[base + h], s.hold_counts[base + h] = 0, 0
+    s.hold_types[0], s.hold_counts[0] = GOLD, 1  # one doubloon; space 5 is a 3-doubloon port
     s.hand[0] = 0b10  # fwd-fwd only
     s.legal = [Action.parse("play fwd-fwd")]
     q = question(s, 0, NAMES)

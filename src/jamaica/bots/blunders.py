@@ -64,9 +64,9 @@ CARES: Final[tuple[Care, ...]] = (STRICT, (False, True), (False, False))
 
 def ghost_odds(s: State, me: int, powder: int) -> float:
     """P(`me` beats the Ghost Ship attacking it with all `powder`; a tie counts half)."""
-    mine = powder + (2 if s.pw[LADY_BETH] == me else 0)
-    theirs = 2 if s.pw[LADY_BETH] == s.gh else 0
-    return win_chance(mine, theirs, s.pw[SABRE] == me, False)
+    mine = powder + (2 if s.powers[LADY_BETH] == me else 0)
+    theirs = 2 if s.powers[LADY_BETH] == s.gh else 0
+    return win_chance(mine, theirs, s.powers[SABRE] == me, False)
 
 
 def weak_ghost_attack(s: State, me: int, dest: int, powder: int) -> bool:
@@ -82,9 +82,9 @@ def _loss_risk(s: State, me: int, dest: int, powder: int) -> float:
     mine = firepower_bonus(s, me, powder)
     risk = 0.0
     for k in foes:
-        beth = 2 if s.pw[LADY_BETH] == k else 0
+        beth = 2 if s.powers[LADY_BETH] == k else 0
         theirs = 2 if k == s.gh else min(holds_of(s, k, GUNPOWDER), 6) + beth
-        won = win_chance(mine, theirs, s.pw[SABRE] == me, s.pw[SABRE] == k)
+        won = win_chance(mine, theirs, s.powers[SABRE] == me, s.powers[SABRE] == k)
         risk = max(risk, 1.0 - won)
     return risk
 
@@ -263,7 +263,7 @@ def _loaded(s: State, p: int, at: Ship, hold: int, resource: int, amount: int) -
     space, lap, *cargo = at
     i = p * SLOTS + hold
     for k, kind in enumerate((FOOD, GOLD, GUNPOWDER)):
-        cargo[k] = max(0, cargo[k] - (s.hn[i] if s.ht[i] == kind else 0))
+        cargo[k] = max(0, cargo[k] - (s.hold_counts[i] if s.hold_types[i] == kind else 0))
         cargo[k] += amount if resource == kind else 0
     return (space, lap, cargo[0], cargo[1], cargo[2])
 

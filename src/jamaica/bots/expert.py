@@ -196,7 +196,7 @@ def _outcome(a: int, d: int, mine: int, theirs: int) -> float:
 def firepower_bonus(s: State, ship: int, powder: int | None = None) -> int:
     """Gunpowder a ship can spend (all of it, at most 6) and Lady Beth's 2."""
     have = holds_of(s, ship, GUNPOWDER) if powder is None else powder
-    return min(have, 6) + (2 if s.pw[LADY_BETH] == ship else 0)
+    return min(have, 6) + (2 if s.powers[LADY_BETH] == ship else 0)
 
 
 def best_loot(s: State, loser: int, me: int) -> float:
@@ -204,12 +204,12 @@ def best_loot(s: State, loser: int, me: int) -> float:
     base = loser * SLOTS
     best = 0.0
     for i in range(base, base + SLOTS):
-        kind, count = s.ht[i], s.hn[i]
+        kind, count = s.hold_types[i], s.hold_counts[i]
         best = max(best, count * (1.0 if kind == GOLD else 0.5 if kind == FOOD else 0.3))
     for t in range(4):
-        if s.pw[t] == loser and t != LADY_BETH:
+        if s.powers[t] == loser and t != LADY_BETH:
             best = max(best, 2 * POWER_VALUE[t])
-    n = len(s.fd[loser])
+    n = len(s.face_down[loser])
     if n:
         best = max(best, treasure_value(s, loser, me) / n)
     return best
@@ -218,9 +218,9 @@ def best_loot(s: State, loser: int, me: int) -> float:
 def battle_value(s: State, me: int, foe: int, powder: int) -> float:
     """Expected gain of `me` attacking `foe` with `powder` gunpowder in its holds."""
     mine = firepower_bonus(s, me, powder)
-    beth = 2 if s.pw[LADY_BETH] == foe else 0
+    beth = 2 if s.powers[LADY_BETH] == foe else 0
     theirs = 2 if foe == s.gh else min(holds_of(s, foe, GUNPOWDER), 6) // 2 + beth
-    p = win_chance(mine, theirs, s.pw[SABRE] == me, s.pw[SABRE] == foe)
+    p = win_chance(mine, theirs, s.powers[SABRE] == me, s.powers[SABRE] == foe)
     spent = min(powder, 4)
     gain = best_loot(s, foe, me)
     loss = best_loot(s, me, foe) + (1.0 if foe == s.gh else 0.0)
@@ -238,7 +238,7 @@ def ghost_threat(s: State, ship: int) -> float:
         return 0.0
     reach = 0.25 if d <= 6 else 0.1
     mine = firepower_bonus(s, ship)
-    p_lose = 1.0 - win_chance(2, mine, False, s.pw[SABRE] == ship)  # the Ghost Ship attacks
+    p_lose = 1.0 - win_chance(2, mine, False, s.powers[SABRE] == ship)  # the Ghost Ship attacks
     return reach * p_lose * (best_loot(s, ship, g) + 1.0)
 
 
@@ -247,7 +247,7 @@ def estimate(s: State, ship: int, me: int) -> float:
     food = holds_of(s, ship, FOOD)
     gold = holds_of(s, ship, GOLD)
     powder = holds_of(s, ship, GUNPOWDER)
-    powers = sum(POWER_VALUE[t] for t in range(4) if s.pw[t] == ship)
+    powers = sum(POWER_VALUE[t] for t in range(4) if s.powers[t] == ship)
     leader = 0 if s.ending else min(s.moves_left(k) for k in range(s.ns))
     v = projected_value(s.moves_left(ship), leader) + treasure_value(s, ship, me) + powers
     if ship == s.gh:
@@ -348,7 +348,7 @@ def _options(at: Ship, die: int, forward: bool) -> tuple[tuple[int, bool], ...]:
 def _load(s: State, me: int, at: Ship, kind: int, die: int) -> tuple[Ship, float]:
     space, lap, food, gold, powder = at
     base = me * SLOTS
-    free = 0 in s.ht[base : base + 5] or s.pw[HOLD6] == me
+    free = 0 in s.hold_types[base : base + 5] or s.powers[HOLD6] == me
     cost = 0.0 if free else 0.6  # a hold emptied to make room
     if kind == FOOD:
         food += die

@@ -67,7 +67,7 @@ LAIR_BONUS: Final = 1.8  # an untaken treasure token: a card worth about this on
 
 def holds_of(s: State, ship: int, kind: int) -> int:
     base = ship * SLOTS
-    ht, hn = s.ht, s.hn
+    ht, hn = s.hold_types, s.hold_counts
     total = 0
     for i in range(base, base + SLOTS):  # a loop, not sum() over a generator: a hot spot
         if ht[i] == kind:
@@ -77,7 +77,7 @@ def holds_of(s: State, ship: int, kind: int) -> int:
 
 def treasure_value(s: State, ship: int, me: int) -> float:
     total = 0.0
-    for card in s.fd[ship]:
+    for card in s.face_down[ship]:
         if (card >> 6) >> me & 1:
             total += TREASURE_VALUES[card & 15]
         else:
@@ -101,7 +101,7 @@ def estimate(s: State, ship: int, me: int) -> float:
     gold = holds_of(s, ship, GOLD)
     food = min(holds_of(s, ship, FOOD), 9)
     powder = min(holds_of(s, ship, GUNPOWDER), 8)
-    powers = sum(POWER_VALUE[t] for t in range(4) if s.pw[t] == ship)
+    powers = sum(POWER_VALUE[t] for t in range(4) if s.powers[t] == ship)
     return position + gold + treasure_value(s, ship, me) + 0.45 * food + 0.3 * powder + powers
 
 
@@ -164,7 +164,7 @@ def _best_move(s: State, ship: int, die: int, forward: bool) -> float:
 def _load_value(s: State, ship: int, kind: int, amount: int) -> float:
     have = holds_of(s, ship, kind)
     base = ship * SLOTS
-    free = any(s.ht[base + h] == EMPTY for h in range(5))
+    free = any(s.hold_types[base + h] == EMPTY for h in range(5))
     worth = RESOURCE_VALUE[kind] * amount
     if kind == FOOD and have > 8:
         worth *= 0.4
@@ -220,7 +220,7 @@ def quick(s: State, p: int, rng: random.Random) -> Action:
         return min(legal, key=lambda a: _hold_worth(s, ship, a - LOAD))
     if kind == "pay":
         ship = ctx[0]
-        return min(legal, key=lambda a: s.hn[ship * SLOTS + a - PAY])
+        return min(legal, key=lambda a: s.hold_counts[ship * SLOTS + a - PAY])
     if kind == "attack":
         attacker = ctx[0]
         return min(
@@ -262,39 +262,43 @@ def _ghost_move(
 
 def _hold_worth(s: State, ship: int, h: int) -> float:
     i = ship * SLOTS + h
-    if s.ht[i] == EMPTY:
+    if s.hold_types[i] == EMPTY:
         return -1.0 if h != 5 else -0.5
-    return RESOURCE_VALUE[s.ht[i]] * s.hn[i]
+    return RESOURCE_VALUE[s.hold_types[i]] * s.hold_counts[i]
 
 
 def _defence(s: State, ship: int) -> float:
-    beth = 2 if s.pw[LADY_BETH] == ship else 0
+    beth = 2 if s.powers[LADY_BETH] == ship else 0
     return holds_of(s, ship, GUNPOWDER) + beth
 
 
 def _loot(s: State, winner: int, loser: int) -> float:
     base = loser * SLOTS
     best = max(
-        (RESOURCE_VALUE.get(s.ht[i], 0.0) * s.hn[i] for i in range(base, base + SLOTS)), default=0.0
+        (
+            RESOURCE_VALUE.get(s.hold_types[i], 0.0) * s.hold_counts[i]
+            for i in range(base, base + SLOTS)
+        ),
+        default=0.0,
     )
-    return best + sum(POWER_VALUE[t] for t in range(4) if s.pw[t] == loser)
+    return best + sum(POWER_VALUE[t] for t in range(4) if s.powers[t] == loser)
 
 
 def _powder(s: State, p: int, legal: list[Action], side: int) -> Action:
     b = s.battle
     assert b is not None
     ship = b[side]
-    beth = 2 if s.pw[LADY_BETH] == ship else 0
+    beth = 2 if s.powers[LADY_BETH] == ship else 0
     at_stake = 4.0 + 0.5 * _loot(s, b[1 - side], ship)
     if side == 1:  # the defender knows the attacker's firepower
         face = b[3]
-        theirs = COMBAT_FACES[face] + b[2] + (2 if s.pw[LADY_BETH] == b[0] else 0)
+        theirs = COMBAT_FACES[face] + b[2] + (2 if s.powers[LADY_BETH] == b[0] else 0)
         return max(
             legal,
             key=lambda a: at_stake * _win_chance(a - POWDER + beth, theirs) - 0.3 * (a - POWDER),
         )
     # The attacker guesses the defender will roll an average 6 plus some gunpowder.
-    guess = 6 + min(holds_of(s, b[1], GUNPOWDER), 3) + (2 if s.pw[LADY_BETH] == b[1] else 0)
+    guess = 6 + min(holds_of(s, b[1], GUNPOWDER), 3) + (2 if s.powers[LADY_BETH] == b[1] else 0)
     return max(
         legal, key=lambda a: at_stake * _win_chance(a - POWDER + beth, guess) - 0.3 * (a - POWDER)
     )
@@ -315,22 +319,22 @@ def _sabre(s: State, p: int, side: int) -> Action:
 def _spoils_value(s: State, winner: int, loser: int, a: Action) -> float:
     if TAKE <= a < TAKE + SLOTS:
         i = loser * SLOTS + a - TAKE
-        kind, count = s.ht[i], s.hn[i]
+        kind, count = s.hold_types[i], s.hold_counts[i]
         if winner == s.gh:
             return count if kind == GOLD else 0.1 * count
-        full = all(s.ht[winner * SLOTS + h] == kind for h in range(5))
+        full = all(s.hold_types[winner * SLOTS + h] == kind for h in range(5))
         return 0.0 if full else (RESOURCE_VALUE[kind] + (0.3 if kind != GUNPOWDER else 0.0)) * count
     if STEAL <= a < STEAL + 4:
         t = a - STEAL
         value = POWER_VALUE[t] * 2  # I gain it and they lose it
         if t == HOLD6:
             i = loser * SLOTS + 5
-            value += RESOURCE_VALUE.get(s.ht[i], 0.0) * s.hn[i]
+            value += RESOURCE_VALUE.get(s.hold_types[i], 0.0) * s.hold_counts[i]
         if t == MAP or t == SABRE:
             value += 0.3
         return value
     if a == STEAL_BLIND:
-        n = len(s.fd[loser])
+        n = len(s.face_down[loser])
         return 2 * treasure_value(s, loser, winner) / n if n else 0.0
     if GIVE <= a < GIVE + 3:
         return -2 * TREASURE_VALUES[CURSED[a - GIVE]]

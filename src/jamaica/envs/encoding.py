@@ -360,7 +360,7 @@ def encode(
         v[o_game] = 1.0
     if over:
         v[o_game + 1] = 1.0
-    pos, lap, ht, hn, pw, fd = s.pos, s.lap, s.ht, s.hn, s.pw, s.fd
+    pos, lap, ht, hn, pw, fd = s.pos, s.lap, s.hold_types, s.hold_counts, s.powers, s.face_down
     gh = s.gh
     powers = [0] * k  # per ship: the bits of the powers it holds
     for t in range(NUM_POWERS):

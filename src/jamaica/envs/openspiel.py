@@ -417,7 +417,7 @@ def secrets(s: State, player: int) -> str:
     chosen = s.chosen[player]
     known = [
         f"{k}:" + "+".join(TREASURE_NAMES[c & 15] for c in fd if (c >> 6) >> player & 1)
-        for k, fd in enumerate(s.fd)
+        for k, fd in enumerate(s.face_down)
         if fd
     ]
     return (

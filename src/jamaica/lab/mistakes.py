@@ -94,7 +94,7 @@ class Mistakes:
 
 def _held(s: State, ship: int, kind: int) -> int:
     base = ship * SLOTS
-    return sum(s.hn[i] for i in range(base, base + SLOTS) if s.ht[i] == kind)
+    return sum(s.hold_counts[i] for i in range(base, base + SLOTS) if s.hold_types[i] == kind)
 
 
 def _ends(space: int, lap: int, die: int, forward: bool) -> list[tuple[int, int]]:
@@ -169,8 +169,8 @@ def ghost_odds(s: State, player: int, powder: int | None = None) -> float:
     what its holds show)): the star wins, the Ghost Ship rolls with Lady Beth's +2, a tie counts
     half, the Sabre rerolls a losing die once."""
     have = _held(s, player, GUNPOWDER) if powder is None else powder
-    mine = have + (2 if s.pw[LADY_BETH] == player else 0)
-    theirs = 2 if s.pw[LADY_BETH] == s.gh else 0
+    mine = have + (2 if s.powers[LADY_BETH] == player else 0)
+    theirs = 2 if s.powers[LADY_BETH] == s.gh else 0
 
     def outcome(a: int, d: int) -> float:
         if a == STAR:
@@ -184,7 +184,7 @@ def ghost_odds(s: State, player: int, powder: int | None = None) -> float:
     for a in COMBAT_FACES:
         for d in COMBAT_FACES:
             won = outcome(a, d)
-            if s.pw[SABRE] == player and won < 1.0:
+            if s.powers[SABRE] == player and won < 1.0:
                 won = max(won, sum(outcome(a, x) for x in COMBAT_FACES) / 6)
             total += won
     return total / 36

@@ -101,7 +101,7 @@ def firepower(s: State, side: int) -> int:
     b = s.battle
     assert b is not None
     ship = b[side]
-    bonus = LADY_BETH_BONUS if s.pw[LADY_BETH] == ship else 0
+    bonus = LADY_BETH_BONUS if s.powers[LADY_BETH] == ship else 0
     return COMBAT_FACES[b[3 + 2 * side]] + b[2 + 2 * side] + bonus
 
 
@@ -160,7 +160,7 @@ def _die(s: State, ctx: tuple[Any, ...], a: Action) -> None:
 def _sabre(s: State, t: Task) -> None:
     b = s.battle
     assert b is not None
-    owner = s.pw[SABRE]
+    owner = s.powers[SABRE]
     if not b[6] and owner >= 0 and (owner == b[0] or owner == b[1]):  # R5
         ask(s, K_SABRE, owner, (t[1],), _REROLL_OR_NOT)
 
@@ -171,7 +171,7 @@ def _sabre_used(s: State, ctx: tuple[Any, ...], a: Action) -> None:
         b = s.battle
         assert b is not None
         b[6] = 1
-        ev(s, s.all, E_SABRE, s.pw[SABRE], b[ctx[0]])
+        ev(s, s.all, E_SABRE, s.powers[SABRE], b[ctx[0]])
         s.stack.append((T_ROLL, ctx[0]))
 
 
@@ -211,17 +211,17 @@ def spoils_options(s: State, winner: int, loser: int) -> list[Action]:
     base = loser * SLOTS
     seen: list[tuple[int, int]] = []
     for h in range(slot_count(s, loser)):
-        kind, amount = s.ht[base + h], s.hn[base + h]
+        kind, amount = s.hold_types[base + h], s.hold_counts[base + h]
         if kind != EMPTY and (h == SIXTH or (kind, amount) not in seen):
             seen.append((kind, amount))
             out.append(ACTIONS[TAKE + h])
     for p in range(NUM_POWERS):
-        if s.pw[p] == loser and not (p == LADY_BETH and loser == s.gh):
+        if s.powers[p] == loser and not (p == LADY_BETH and loser == s.gh):
             out.append(ACTIONS[STEAL + p])
-    if s.fd[loser]:
+    if s.face_down[loser]:
         out.append(ACTIONS[STEAL_BLIND])
     if winner != s.gh:  # the Ghost Ship never gives
-        mine = {card & 15 for card in s.fd[winner]}
+        mine = {card & 15 for card in s.face_down[winner]}
         out.extend(ACTIONS[GIVE + i] for i, c in enumerate(CURSED) if c in mine)
     out.append(ACTIONS[NOTHING])
     return out
@@ -233,7 +233,7 @@ def _spoils(s: State, t: Task) -> None:
     ctx = (winner, loser)
     # A winner with face-down cards might give a cursed one: the question is asked whatever
     # they hold, or its absence would tell everyone they hold no cursed treasure (R16).
-    secret_options = winner != s.gh and bool(s.fd[winner])
+    secret_options = winner != s.gh and bool(s.face_down[winner])
     legal = spoils_options(s, winner, loser)
     ask(s, K_SPOILS, decider(s, winner, loser), ctx, legal, always=secret_options)
 
@@ -251,8 +251,8 @@ def _spoils_chosen(s: State, ctx: tuple[Any, ...], a: Action) -> None:
     winner, loser = ctx
     if TAKE <= a < TAKE + SLOTS:
         i = loser * SLOTS + (a - TAKE)
-        kind, amount = s.ht[i], s.hn[i]
-        s.ht[i], s.hn[i] = EMPTY, 0
+        kind, amount = s.hold_types[i], s.hold_counts[i]
+        s.hold_types[i], s.hold_counts[i] = EMPTY, 0
         ev(s, s.all, E_TAKE, winner, loser, kind, amount)
         _loot(s, winner, loser, kind, amount)
     elif STEAL <= a < STEAL + NUM_POWERS:
@@ -261,32 +261,34 @@ def _spoils_chosen(s: State, ctx: tuple[Any, ...], a: Action) -> None:
         contents = (0, 0)
         if power == HOLD6:  # R12: the card comes with its contents
             i = loser * SLOTS + SIXTH
-            contents = (s.ht[i], s.hn[i])
-            s.ht[i], s.hn[i] = EMPTY, 0
+            contents = (s.hold_types[i], s.hold_counts[i])
+            s.hold_types[i], s.hold_counts[i] = EMPTY, 0
         if winner == s.gh:
-            s.pw[power] = -2
+            s.powers[power] = -2
             ev(s, s.all, E_OVERBOARD, 1, power)
             if contents[0] != EMPTY:
                 _loot(s, winner, loser, *contents)
         else:
-            s.pw[power] = winner
+            s.powers[power] = winner
             j = winner * SLOTS + SIXTH
             if power == HOLD6:
-                s.ht[j], s.hn[j] = contents
+                s.hold_types[j], s.hold_counts[j] = contents
     elif a == STEAL_BLIND:
-        n = len(s.fd[loser])
+        n = len(s.face_down[loser])
         chance(s, C_BLIND, ctx, list(ACTIONS[BLIND : BLIND + n]), None)
     elif GIVE <= a < GIVE + len(CURSED):
         kind = CURSED[a - GIVE]
-        cards = s.fd[winner]
+        cards = s.face_down[winner]
         k = next(i for i, c in enumerate(cards) if c & 15 == kind)
         # Only the giver knows which of their face-down cards went: whoever else knew one of
         # them can no longer tell it apart, and the public knows only the weakest class (R16).
         klass = min((c >> 4) & 3 for c in cards)
         mine = (1 << winner) << 6
-        s.fd[winner] = tuple((c & 15) | (klass << 4) | mine for i, c in enumerate(cards) if i != k)
+        s.face_down[winner] = tuple(
+            (c & 15) | (klass << 4) | mine for i, c in enumerate(cards) if i != k
+        )
         knowers = (1 << winner) | (0 if loser == s.gh else 1 << loser)
-        s.fd[loser] += (encode_card(kind, CLASS_CURSED, knowers),)
+        s.face_down[loser] += (encode_card(kind, CLASS_CURSED, knowers),)
         ev(s, s.all, E_GIVE, winner, loser)
         ev(s, knowers, E_GIVE_SEEN, winner, loser, kind)
     else:
@@ -298,25 +300,25 @@ def _blind(s: State, ctx: tuple[Any, ...], a: Action) -> None:
     """R6: a random face-down card of the loser; the thief then knows what it took."""
     winner, loser = ctx
     k = a - BLIND
-    cards = s.fd[loser]
+    cards = s.face_down[loser]
     kind = cards[k] & 15
     # Nobody but the loser knows which card went: whoever else knew one of the loser's cards can
     # no longer tell it apart, and every card left (and the stolen one) is publicly of the
     # weakest class among them (R16; resampling must not know the stolen card's true class).
     klass = min((c >> 4) & 3 for c in cards)
     loser_bit = 0 if loser == s.gh else 1 << loser
-    s.fd[loser] = tuple(
+    s.face_down[loser] = tuple(
         (c & 15) | (klass << 4) | (loser_bit << 6) for i, c in enumerate(cards) if i != k
     )
     ev(s, s.all, E_STEAL_BLIND, winner, loser)
     if winner == s.gh:
-        s.ob += (encode_card(kind, klass, loser_bit),)
+        s.overboard += (encode_card(kind, klass, loser_bit),)
         ev(s, s.all, E_OVERBOARD, 2, 0)
         return
     knowers = (1 << winner) | loser_bit
     ev(s, knowers, E_STEAL_SEEN, winner, loser, kind)
     if kind < NUM_POWERS:  # a power from the Ghost Ship's face-down cards is shown at once
-        s.pw[kind] = winner
+        s.powers[kind] = winner
         ev(s, s.all, E_POWER, winner, kind)
     else:  # R15: a card that stays face down in a player's hands is known not to be a power
-        s.fd[winner] += (encode_card(kind, max(klass, CLASS_TREASURE), knowers),)
+        s.face_down[winner] += (encode_card(kind, max(klass, CLASS_TREASURE), knowers),)

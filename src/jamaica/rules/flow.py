@@ -177,7 +177,7 @@ def _dice(s: State, placed: bool) -> None:
 
 def _draw(s: State, p: int) -> None:
     """A card drawn by player p: one of their draw pile, while their hand is not full."""
-    limit = HAND_LIMIT_WITH_MAP if s.pw[MAP] == p else HAND_LIMIT
+    limit = HAND_LIMIT_WITH_MAP if s.powers[MAP] == p else HAND_LIMIT
     if s.hand[p].bit_count() >= limit or not s.drawp[p]:
         _fail(f"hand[{p}]", f"player {p} draws no card now")
     pile = s.drawp[p]
@@ -408,10 +408,10 @@ def _battle(s: State, i: int, ship: int) -> None:
             winner, loser = _fighters(s, ship)
             if kind == K_SPOILS:
                 _answers(s, decider(s, winner, loser), spoils_options(s, winner, loser))
-            elif not s.fd[loser]:
+            elif not s.face_down[loser]:
                 _fail(f"face_down[{loser}]", "a blind steal from a ship without face-down cards")
             else:
-                _answers(s, CHANCE, list(ACTIONS[BLIND : BLIND + len(s.fd[loser])]))
+                _answers(s, CHANCE, list(ACTIONS[BLIND : BLIND + len(s.face_down[loser])]))
         elif kind == K_LOAD:  # the spoils: the contents of a hold
             winner, resource, amount = _ctx(s, 3)
             if not (0 <= winner < s.ns and s.pos[winner] == s.pos[ship]) or not (
@@ -459,7 +459,7 @@ def _battle(s: State, i: int, ship: int) -> None:
             _answers(s, CHANCE, DIE_ACTIONS)
             return
     elif not steps and face >= 0 and not b[6] and kind == K_SABRE and _ctx(s, 1) == (side,):
-        owner = s.pw[SABRE]
+        owner = s.powers[SABRE]
         if owner not in b[:2]:
             _fail(f"powers[{SABRE}]", "the Sabre's owner fights in this battle")
         _answers(s, owner, [ACTIONS[REROLL], ACTIONS[ACCEPT]])

@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 
 def _held(s: State, ship: int, resource: int) -> int:
     base = ship * SLOTS
-    return sum(s.hn[base + h] for h in range(SLOTS) if s.ht[base + h] == resource)
+    return sum(s.hold_counts[base + h] for h in range(SLOTS) if s.hold_types[base + h] == resource)
 
 
 Place = tuple[int, int, dict[int, int]]  # (space, lap, resource -> tokens held); space -1: unknown
@@ -193,10 +193,12 @@ def pay_plans(s: State, limit: int = 24) -> list[dict[str, Any]]:
         return []
     who, (_, resource, owed) = s.q[1], s.q[2]
     base = who * SLOTS
-    holds = [h for h in range(SLOTS) if s.ht[base + h] == resource and s.hn[base + h]]
+    holds = [
+        h for h in range(SLOTS) if s.hold_types[base + h] == resource and s.hold_counts[base + h]
+    ]
     out, labels = [], set()
     for answers in payment_answers(s, limit):
-        left = {h: s.hn[base + h] for h in holds}
+        left = {h: s.hold_counts[base + h] for h in holds}
         for a in answers:
             left[a - PAY] -= 1
         rest = owed - len(answers)
@@ -204,7 +206,11 @@ def pay_plans(s: State, limit: int = 24) -> list[dict[str, Any]]:
             h = next(h for h in holds if left[h] > 0)
             left[h] -= 1
             rest -= 1
-        taken = [(h, s.hn[base + h] - left[h]) for h in holds if s.hn[base + h] > left[h]]
+        taken = [
+            (h, s.hold_counts[base + h] - left[h])
+            for h in holds
+            if s.hold_counts[base + h] > left[h]
+        ]
         words = " and ".join(f"{n} from {hold_name(h)}" for h, n in taken)
         label = f"Pay {RESOURCE_NAMES[resource]}: {words}"
         if label not in labels:
@@ -234,7 +240,9 @@ def payment_answers(s: State, limit: int = 24) -> list[list[Action]]:
         return []
     who, (_, resource, owed) = s.q[1], s.q[2]
     base = who * SLOTS
-    holds = sum(1 for h in range(SLOTS) if s.ht[base + h] == resource and s.hn[base + h])
+    holds = sum(
+        1 for h in range(SLOTS) if s.hold_types[base + h] == resource and s.hold_counts[base + h]
+    )
     budget = pay_walk_bound(owed, holds, limit)
     root = s.clone(log=False)
     root.history = []  # a clone copies the history: the walk's cost must not grow with the game

@@ -23,14 +23,16 @@ PAY_ACTIONS = ACTIONS[PAY : PAY + SLOTS]
 
 def slot_count(s: State, ship: int) -> int:
     """Usable hold slots: 5, or 6 for the owner of the 6th Hold card."""
-    return SLOTS if s.pw[HOLD6] == ship else HOLDS
+    return SLOTS if s.powers[HOLD6] == ship else HOLDS
 
 
 def total(s: State, ship: int, resource: int) -> int:
     base = ship * SLOTS
-    ht, hn = s.ht, s.hn
+    ht, hn = s.hold_types, s.hold_counts
     have = 0
-    for i in range(base, base + (SLOTS if s.pw[HOLD6] == ship else HOLDS)):  # a hot spot: a loop
+    for i in range(
+        base, base + (SLOTS if s.powers[HOLD6] == ship else HOLDS)
+    ):  # a hot spot: a loop
         if ht[i] == resource:
             have += hn[i]
     return have
@@ -39,7 +41,7 @@ def total(s: State, ship: int, resource: int) -> int:
 def empty_all(s: State, ship: int, resource: int) -> int:
     """Pay everything of a resource (a shortage, §7); returns how much that was."""
     base = ship * SLOTS
-    ht, hn = s.ht, s.hn
+    ht, hn = s.hold_types, s.hold_counts
     paid = 0
     for i in range(base, base + slot_count(s, ship)):
         if ht[i] == resource:
@@ -51,7 +53,7 @@ def empty_all(s: State, ship: int, resource: int) -> int:
 
 def pay_options(s: State, ship: int, resource: int) -> list[Action]:
     base = ship * SLOTS
-    ht, hn = s.ht, s.hn
+    ht, hn = s.hold_types, s.hold_counts
     seen: list[int] = []
     out: list[Action] = []
     for h in range(slot_count(s, ship)):
@@ -69,7 +71,7 @@ def load_options(s: State, ship: int, resource: int) -> list[Action]:
     """Empty holds if any (the first regular one, and the 6th Hold); otherwise the holds of a
     different type that may be emptied; none if every hold holds this type (§5)."""
     base = ship * SLOTS
-    ht, hn = s.ht, s.hn
+    ht, hn = s.hold_types, s.hold_counts
     n = slot_count(s, ship)
     out: list[Action] = []
     regular_empty = False
@@ -106,10 +108,10 @@ def _load_into(s: State, ctx: tuple[Any, ...], a: Action) -> None:
     ship, resource, amount = ctx
     h = a - LOAD
     i = ship * SLOTS + h
-    if s.ht[i] != EMPTY:
-        ev(s, s.all, E_DUMP, ship, s.ht[i], s.hn[i], h)
-    s.ht[i] = resource
-    s.hn[i] = amount
+    if s.hold_types[i] != EMPTY:
+        ev(s, s.all, E_DUMP, ship, s.hold_types[i], s.hold_counts[i], h)
+    s.hold_types[i] = resource
+    s.hold_counts[i] = amount
     ev(s, s.all, E_LOAD, ship, resource, amount, h)
 
 
@@ -132,9 +134,9 @@ def pay(s: State, ship: int, resource: int, amount: int) -> None:
 
 def _take_one(s: State, ship: int, h: int) -> None:
     i = ship * SLOTS + h
-    s.hn[i] -= 1
-    if s.hn[i] == 0:
-        s.ht[i] = EMPTY
+    s.hold_counts[i] -= 1
+    if s.hold_counts[i] == 0:
+        s.hold_types[i] = EMPTY
 
 
 @task(T_PAY)

@@ -68,14 +68,18 @@ def check_invariants(s: State) -> None:
             _fail(f"lap[{k}]", f"ship {k} is {-s.lap[k]} laps behind in round {s.rnd}")
         for h in range(SLOTS):
             i = k * SLOTS + h
-            what, count = s.ht[i], s.hn[i]
-            if not EMPTY <= what <= GOLD or not 0 <= count <= MAX_HOLD or (
-                (what == EMPTY) != (count == 0)
+            what, count = s.hold_types[i], s.hold_counts[i]
+            if (
+                not EMPTY <= what <= GOLD
+                or not 0 <= count <= MAX_HOLD
+                or ((what == EMPTY) != (count == 0))
             ):
                 _fail(f"hold_count[{i}]", f"ship {k} hold {h} holds {count} of type {what}")
-            if h == SIXTH and what != EMPTY and s.pw[HOLD6] != k:
+            if h == SIXTH and what != EMPTY and s.powers[HOLD6] != k:
                 _fail(f"hold_type[{i}]", f"ship {k} uses a 6th Hold it does not own")
-        if k == s.gh and any(s.ht[k * SLOTS + h] not in (EMPTY, GOLD) for h in range(SLOTS)):
+        if k == s.gh and any(
+            s.hold_types[k * SLOTS + h] not in (EMPTY, GOLD) for h in range(SLOTS)
+        ):
             _fail(f"hold_type[{k * SLOTS}]", "the Ghost Ship holds something other than doubloons")
     if s.ending != any(lap == 1 for lap in s.lap):
         _fail("ending", "the game ends with this round exactly when a ship has finished")
@@ -96,13 +100,13 @@ def check_invariants(s: State) -> None:
             _fail(f"hand[{p}]", f"player {p}'s 11 cards are not each in exactly one place")
         if s.hand[p].bit_count() > HAND_LIMIT_WITH_MAP:
             _fail(f"hand[{p}]", f"player {p} holds {s.hand[p].bit_count()} cards")
-        if s.kh[p] & ~(s.hand[p] | ((1 << s.chosen[p]) if s.chosen[p] >= 0 else 0)):
+        if s.known_in_hand[p] & ~(s.hand[p] | ((1 << s.chosen[p]) if s.chosen[p] >= 0 else 0)):
             _fail(f"known_in_hand[{p}]", f"player {p}'s publicly known cards are not in their hand")
     _check_treasures(s)
-    if s.gh >= 0 and s.pw[LADY_BETH] != s.gh:
+    if s.gh >= 0 and s.powers[LADY_BETH] != s.gh:
         _fail(f"powers[{LADY_BETH}]", "the Ghost Ship keeps Lady Beth all game")
     for t in range(NUM_POWERS):  # the Ghost Ship's draws stay face down, its steals go overboard
-        if s.gh >= 0 and s.pw[t] == s.gh and t != LADY_BETH:
+        if s.gh >= 0 and s.powers[t] == s.gh and t != LADY_BETH:
             _fail(f"powers[{t}]", "the Ghost Ship owns no face-up card but Lady Beth")
     check_flow(s)
 
@@ -112,13 +116,13 @@ def _check_treasures(s: State) -> None:
     left for every card not drawn (but the Ghost Ship's own Lady Beth)."""
     seen = [0] * NUM_TREASURE_TYPES
     for t in range(NUM_POWERS):
-        if not -2 <= s.pw[t] < s.ns:
-            _fail(f"powers[{t}]", f"power {t} owned by {s.pw[t]}")
-        if s.pw[t] != -1:
+        if not -2 <= s.powers[t] < s.ns:
+            _fail(f"powers[{t}]", f"power {t} owned by {s.powers[t]}")
+        if s.powers[t] != -1:
             seen[t] += 1
     players = (1 << s.n) - 1
-    places = [(f"face_down[{k}]", cards) for k, cards in enumerate(s.fd)]
-    for path, cards in [*places, ("overboard", s.ob)]:
+    places = [(f"face_down[{k}]", cards) for k, cards in enumerate(s.face_down)]
+    for path, cards in [*places, ("overboard", s.overboard)]:
         for i, card in enumerate(cards):
             t, klass = card & 15, card >> 4 & 3
             if card < 0 or t >= NUM_TREASURE_TYPES or card >> 6 & ~players:

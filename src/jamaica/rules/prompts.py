@@ -77,9 +77,9 @@ class Decision:
 
 def _hold(s: State, ship: int, h: int) -> str:
     i = ship * SLOTS + h
-    if s.hn[i] == 0:
+    if s.hold_counts[i] == 0:
         return f"{hold_name(h)} (empty)"
-    return f"{hold_name(h)} ({amount(s.hn[i], s.ht[i])})"
+    return f"{hold_name(h)} ({amount(s.hold_counts[i], s.hold_types[i])})"
 
 
 def pending(s: State, names: Sequence[str] | None = None) -> Decision:
@@ -126,7 +126,7 @@ def pending(s: State, names: Sequence[str] | None = None) -> Decision:
         ship, resource, count = ctx
         prompt = f"{name}: load {amount(count, resource)} into which hold?"
         labels = [
-            ("into " if s.hn[ship * SLOTS + a - LOAD] == 0 else "empty and load into ")
+            ("into " if s.hold_counts[ship * SLOTS + a - LOAD] == 0 else "empty and load into ")
             + _hold(s, ship, a - LOAD)
             for a in legal
         ]

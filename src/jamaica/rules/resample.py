@@ -37,7 +37,7 @@ def _bits(mask: int) -> list[int]:
 def _resample_cards(s: State, q: int, rng: random.Random) -> None:
     chosen = s.chosen[q]
     in_hand = s.hand[q] | ((1 << chosen) if chosen >= 0 else 0)
-    known = s.kh[q]
+    known = s.known_in_hand[q]
     unknown = _bits(ALL_CARDS_MASK & ~s.disc[q] & ~known)
     rng.shuffle(unknown)
     m = in_hand.bit_count() - known.bit_count()
@@ -57,7 +57,7 @@ def _resample_cards(s: State, q: int, rng: random.Random) -> None:
 def _resample_treasures(s: State, player: int, rng: random.Random) -> None:
     pool = list(s.pile)
     slots: list[tuple[int, int, int]] = []  # (class, where: ship index or -1 overboard, index)
-    places = [*s.fd, s.ob]
+    places = [*s.face_down, s.overboard]
     for where, cards in enumerate(places):
         for i, card in enumerate(cards):
             if not (card >> 6) >> player & 1:
@@ -72,8 +72,8 @@ def _resample_treasures(s: State, player: int, rng: random.Random) -> None:
         t = rng.choices(allowed, weights=[pool[t] for t in allowed])[0]
         pool[t] -= 1
         new[where][i] = (new[where][i] & ~15) | t
-    s.fd = [tuple(cards) for cards in new[:-1]]
-    s.ob = tuple(new[-1])
+    s.face_down = [tuple(cards) for cards in new[:-1]]
+    s.overboard = tuple(new[-1])
     s.pile = pool
 
 

@@ -32,8 +32,8 @@ def position_score(space: int, lap: int) -> int:
 
 def score(s: State, ship: int) -> Score:
     base = ship * SLOTS
-    gold = sum(s.hn[i] for i in range(base, base + SLOTS) if s.ht[i] == GOLD)
-    treasures = sum(TREASURE_VALUES[card & 15] for card in s.fd[ship])
+    gold = sum(s.hold_counts[i] for i in range(base, base + SLOTS) if s.hold_types[i] == GOLD)
+    treasures = sum(TREASURE_VALUES[card & 15] for card in s.face_down[ship])
     return Score(position_score(s.pos[ship], s.lap[ship]), gold, treasures)
 
 

@@ -51,17 +51,17 @@ def state_to_dict(s: State) -> dict[str, Any]:
         "evening": s.evening,
         "position": list(s.pos),
         "lap": list(s.lap),
-        "hold_type": list(s.ht),
-        "hold_count": list(s.hn),
-        "powers": list(s.pw),
+        "hold_type": list(s.hold_types),
+        "hold_count": list(s.hold_counts),
+        "powers": list(s.powers),
         "treasure_pile": list(s.pile),
-        "face_down": [list(cards) for cards in s.fd],
-        "overboard": list(s.ob),
+        "face_down": [list(cards) for cards in s.face_down],
+        "overboard": list(s.overboard),
         "lair_tokens": s.tokens,
         "hand": list(s.hand),
         "draw_pile": list(s.drawp),
         "discard": list(s.disc),
-        "known_in_hand": list(s.kh),
+        "known_in_hand": list(s.known_in_hand),
         "chosen": list(s.chosen),
         "ending": s.ending,
         "battle": None if s.battle is None else list(s.battle),
@@ -115,22 +115,26 @@ def state_from_dict(d: Any) -> State:
     s.evening = r.integer(d["evening"], "evening", 0, 6, "a die")
     s.pos = r.integers(d["position"], "position", 0, NUM_SPACES - 1, ns, "a space")
     s.lap = r.integers(d["lap"], "lap", -2 * cfg.max_rounds, 1, ns)
-    s.ht = r.integers(d["hold_type"], "hold_type", EMPTY, GOLD, ns * SLOTS, "a resource")
-    s.hn = r.integers(d["hold_count"], "hold_count", 0, MAX_HOLD, ns * SLOTS)
-    s.pw = r.integers(d["powers"], "powers", -2, ns - 1, NUM_POWERS, "an owner")
+    s.hold_types = r.integers(d["hold_type"], "hold_type", EMPTY, GOLD, ns * SLOTS, "a resource")
+    s.hold_counts = r.integers(d["hold_count"], "hold_count", 0, MAX_HOLD, ns * SLOTS)
+    s.powers = r.integers(d["powers"], "powers", -2, ns - 1, NUM_POWERS, "an owner")
     s.pile = r.integers(d["treasure_pile"], "treasure_pile", 0, max(TREASURE_COUNTS),
                         NUM_TREASURE_TYPES)  # fmt: skip
     card = (1 << (6 + n)) - 1  # a face-down card: its type, class and knowers (the players)
     face_down = r.array(d["face_down"], "face_down", ns)
-    s.fd = [tuple(r.integers(cards, f"face_down[{k}]", 0, card, meaning="a face-down card"))
+    s.face_down = [tuple(r.integers(cards, f"face_down[{k}]", 0, card, meaning="a face-down card"))
             for k, cards in enumerate(face_down)]  # fmt: skip
-    s.ob = tuple(r.integers(d["overboard"], "overboard", 0, card, meaning="a face-down card"))
+    s.overboard = tuple(
+        r.integers(d["overboard"], "overboard", 0, card, meaning="a face-down card")
+    )
     s.tokens = r.integer(d["lair_tokens"], "lair_tokens", 0, LAIR_MASK, "a mask of lairs")
     cards = ALL_CARDS_MASK
     s.hand = r.integers(d["hand"], "hand", 0, cards, n, "a mask of cards")
     s.drawp = r.integers(d["draw_pile"], "draw_pile", 0, cards, n, "a mask of cards")
     s.disc = r.integers(d["discard"], "discard", 0, cards, n, "a mask of cards")
-    s.kh = r.integers(d["known_in_hand"], "known_in_hand", 0, cards, n, "a mask of cards")
+    s.known_in_hand = r.integers(
+        d["known_in_hand"], "known_in_hand", 0, cards, n, "a mask of cards"
+    )
     s.chosen = r.integers(d["chosen"], "chosen", -1, NUM_CARDS - 1, n, "a card")
     s.ending = r.flag(d["ending"], "ending")
     s.battle = None if d["battle"] is None else _battle(d["battle"], ns)

@@ -65,23 +65,23 @@ class State:
         "ending",
         "evening",
         "events",
-        "fd",
+        "face_down",
         "gh",
         "hand",
         "history",
-        "hn",
-        "ht",
-        "kh",
+        "hold_counts",
+        "hold_types",
+        "known_in_hand",
         "lap",
         "legal",
         "morning",
         "n",
         "ns",
-        "ob",
+        "overboard",
         "pile",
         "pos",
+        "powers",
         "probs",
-        "pw",
         "q",
         "rnd",
         "roll",
@@ -102,17 +102,21 @@ class State:
     evening: int
     pos: list[int]  # per ship: its space
     lap: list[int]  # per ship: <0 behind the start line, 0 racing, 1 finished
-    ht: list[int]  # per ship × 6 hold slots: the resource held (EMPTY, FOOD, GUNPOWDER, GOLD)
-    hn: list[int]  # per ship × 6 hold slots: how many tokens
-    pw: list[int]  # per power: its owner (face up), -1 not drawn, -2 overboard
+    hold_types: list[
+        int
+    ]  # per ship × 6 hold slots: the resource held (EMPTY, FOOD, GUNPOWDER, GOLD)
+    hold_counts: list[int]  # per ship × 6 hold slots: how many tokens
+    powers: list[int]  # per power: its owner (face up), -1 not drawn, -2 overboard
     pile: list[int]  # per treasure type: cards not drawn yet (the pile and the cards out of play)
-    fd: list[tuple[int, ...]]  # per ship: face-down cards (type | class << 4 | knowers << 6)
-    ob: tuple[int, ...]  # face-down cards thrown overboard by the Ghost Ship
+    face_down: list[tuple[int, ...]]  # per ship: face-down cards (type | class << 4 | knowers << 6)
+    overboard: tuple[int, ...]  # face-down cards thrown overboard by the Ghost Ship
     tokens: int  # bit mask of the lair spaces still holding their treasure token
     hand: list[int]  # per player: bit mask of action cards in hand
     drawp: list[int]  # per player: bit mask of the draw pile (unordered)
     disc: list[int]  # per player: bit mask of the discard pile (public)
-    kh: list[int]  # per player: cards everyone knows to be in that hand (since a reshuffle)
+    known_in_hand: list[
+        int
+    ]  # per player: cards everyone knows to be in that hand (since a reshuffle)
     chosen: list[int]  # per player: the card chosen this round and not yet revealed, or -1
     ending: bool  # a ship has finished: the game ends with this round
     battle: list[int] | None
@@ -136,23 +140,23 @@ class State:
         self.rnd, self.cap = 0, -1
         self.roll, self.morning, self.evening = (), 0, 0
         self.pos, self.lap = [0] * ns, [0] * ns
-        self.ht, self.hn = [0] * (ns * SLOTS), [0] * (ns * SLOTS)
+        self.hold_types, self.hold_counts = [0] * (ns * SLOTS), [0] * (ns * SLOTS)
         for p in range(n):
-            self.ht[p * SLOTS], self.hn[p * SLOTS] = FOOD, START_FOOD
-            self.ht[p * SLOTS + 1], self.hn[p * SLOTS + 1] = GOLD, START_GOLD
-        self.pw = [-1] * NUM_POWERS
+            self.hold_types[p * SLOTS], self.hold_counts[p * SLOTS] = FOOD, START_FOOD
+            self.hold_types[p * SLOTS + 1], self.hold_counts[p * SLOTS + 1] = GOLD, START_GOLD
+        self.powers = [-1] * NUM_POWERS
         self.pile = list(TREASURE_COUNTS)
         if self.gh >= 0:
             g = self.gh * SLOTS
-            self.ht[g], self.hn[g] = GOLD, GHOST_GOLD[0]
-            self.ht[g + 1], self.hn[g + 1] = GOLD, GHOST_GOLD[1]
-            self.pw[LADY_BETH] = self.gh
+            self.hold_types[g], self.hold_counts[g] = GOLD, GHOST_GOLD[0]
+            self.hold_types[g + 1], self.hold_counts[g + 1] = GOLD, GHOST_GOLD[1]
+            self.powers[LADY_BETH] = self.gh
             self.pile[LADY_BETH] = 0
-        self.fd = [()] * ns
-        self.ob = ()
+        self.face_down = [()] * ns
+        self.overboard = ()
         self.tokens = sum(1 << space for space in LAIR_SPACES)
         self.hand, self.drawp = [0] * n, [ALL_CARDS_MASK] * n
-        self.disc, self.kh, self.chosen = [0] * n, [0] * n, [-1] * n
+        self.disc, self.known_in_hand, self.chosen = [0] * n, [0] * n, [-1] * n
         self.ending = False
         self.battle = None
         self.q, self.legal, self.probs = None, [], None
@@ -259,11 +263,21 @@ class State:
         c.cfg, c.n, c.ns, c.gh = self.cfg, self.n, self.ns, self.gh
         c.classic, c.all, c.rnd, c.cap = self.classic, self.all, self.rnd, self.cap
         c.roll, c.morning, c.evening = self.roll, self.morning, self.evening
-        c.pos, c.lap, c.ht, c.hn = self.pos[:], self.lap[:], self.ht[:], self.hn[:]
-        c.pw, c.pile, c.fd, c.ob = self.pw[:], self.pile[:], self.fd[:], self.ob
+        c.pos, c.lap, c.hold_types, c.hold_counts = (
+            self.pos[:],
+            self.lap[:],
+            self.hold_types[:],
+            self.hold_counts[:],
+        )
+        c.powers, c.pile, c.face_down, c.overboard = (
+            self.powers[:],
+            self.pile[:],
+            self.face_down[:],
+            self.overboard,
+        )
         c.tokens = self.tokens
         c.hand, c.drawp, c.disc = self.hand[:], self.drawp[:], self.disc[:]
-        c.kh, c.chosen, c.ending = self.kh[:], self.chosen[:], self.ending
+        c.known_in_hand, c.chosen, c.ending = self.known_in_hand[:], self.chosen[:], self.ending
         c.battle = None if self.battle is None else self.battle[:]
         c.stack, c.q, c.legal, c.probs = self.stack[:], self.q, self.legal, self.probs
         events = self.events

@@ -210,7 +210,7 @@ def _turn(s: State, t: Task) -> None:
     s.chosen[p] = -1
     bit = 1 << c
     s.disc[p] |= bit
-    s.kh[p] &= ~bit
+    s.known_in_hand[p] &= ~bit
     ev(s, s.all, E_REVEAL, p, c)
     morning_icon, evening_icon = CARDS[c]
     s.stack.append((T_CARD_END, p, c))  # marks the card in play until its actions are done
@@ -362,13 +362,13 @@ def _treasure_drawn(s: State, ctx: tuple[Any, ...], a: Action) -> None:
     s.tokens &= ~(1 << space)  # the token leaves the lair as its card is drawn
     s.pile[kind] -= 1
     if ship == s.gh:  # face down, unseen by all (§10)
-        s.fd[ship] += (encode_card(kind, CLASS_ANY, 0),)
+        s.face_down[ship] += (encode_card(kind, CLASS_ANY, 0),)
         ev(s, s.all, E_FACE_DOWN, ship)
     elif kind < NUM_POWERS:  # R11: a power works at once
-        s.pw[kind] = ship
+        s.powers[kind] = ship
         ev(s, s.all, E_POWER, ship, kind)
     else:
-        s.fd[ship] += (encode_card(kind, CLASS_TREASURE, 1 << ship),)
+        s.face_down[ship] += (encode_card(kind, CLASS_TREASURE, 1 << ship),)
         ev(s, s.all, E_FACE_DOWN, ship)
         ev(s, 1 << ship, E_FACE_DOWN_SEEN, ship, kind)
 
@@ -418,13 +418,15 @@ def _round_end(s: State, t: Task) -> None:
 @task(T_DRAW)
 def _draw(s: State, t: Task) -> None:
     p = t[1]
-    limit = HAND_LIMIT_WITH_MAP if s.pw[MAP] == p else HAND_LIMIT
+    limit = HAND_LIMIT_WITH_MAP if s.powers[MAP] == p else HAND_LIMIT
     if s.hand[p].bit_count() >= limit:  # R10: nobody discards; no draw until below the limit
         return
     if not s.drawp[p]:
         s.drawp[p] = s.disc[p]
         s.disc[p] = 0
-        s.kh[p] = s.hand[p]  # the whole hand is known now: every other card was in the discard
+        s.known_in_hand[p] = s.hand[
+            p
+        ]  # the whole hand is known now: every other card was in the discard
         ev(s, s.all, E_RESHUFFLE, p)
     pile = s.drawp[p]
     chance(s, C_DRAW, (p,), list(_DRAWS[pile]), None)

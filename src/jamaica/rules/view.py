@@ -51,12 +51,12 @@ def can_see(audience: int, player: int | None) -> bool:
 
 def _ship(s: State, k: int, me: int | None, over: bool) -> dict[str, Any]:
     base = k * SLOTS
-    ht, hn, pw = s.ht, s.hn, s.pw
+    ht, hn, pw = s.hold_types, s.hold_counts, s.powers
     holds = [
         {"type": RESOURCE_SHORT[ht[i]], "count": hn[i]}
         for i in range(base, base + (SLOTS if pw[HOLD6] == k else HOLDS))
     ]
-    face_down = s.fd[k]
+    face_down = s.face_down[k]
     if over:
         known = sorted(TREASURE_NAMES[c & 15] for c in face_down)
     elif me is None or not face_down:
@@ -110,7 +110,7 @@ def view(s: State, player: int | None) -> dict[str, Any]:
         "ships": [_ship(s, k, player, over) for k in range(s.ns)],
         "lair_tokens": tokens,
         "treasure_pile": len(tokens),
-        "overboard": len(s.ob),
+        "overboard": len(s.overboard),
         "battle": _battle(s),
         "ending": s.ending,
         "pending": pending,
