@@ -360,7 +360,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif ns.command in ("play", "replay"):
             return _terminal(ns)
         elif ns.command == "train":
-            from .train import command
+            from .learn.trainer import command
 
             opponents = [b.strip() for b in ns.opponents.split(",")]
             command(minutes=ns.minutes, games=ns.games, opponents=opponents, players=ns.players,

@@ -1,6 +1,6 @@
 """`jamaica train`: a policy-gradient baseline (REINFORCE with a baseline, numpy only).
 
-The learner (`jamaica.bots.learned.Policy`) plays whole games against bots (`random`, `greedy`,
+The learner (a `jamaica.learn.policy.Policy`) plays whole games against bots (`random`, `greedy`,
 … — any spec of `jamaica.bots.make_bot`) or against a frozen copy of itself (`self`), one
 opponent drawn per seat and game; its seat turns round. It samples its actions from the policy;
 after every batch of games each of its decisions is reinforced by the game's result (the "rank"
@@ -22,11 +22,13 @@ from typing import Any
 
 import numpy as np
 
-from .bots import make_bot
-from .bots.learned import FEATURES, LearnedBot, Policy, features, outputs
-from .envs.vocabulary import returns
-from .rules import CHANCE, Agent, Config, State, new_game
-from .rules.actions import NUM_PLAYER_ACTIONS
+from ..bots import make_bot
+from ..bots.learned import LearnedBot
+from ..envs.vocabulary import returns
+from ..rules import CHANCE, Agent, Config, State, new_game
+from ..rules.actions import NUM_PLAYER_ACTIONS
+from .features import FEATURES, features, outputs
+from .policy import Policy
 
 SELF = "self"
 
@@ -256,7 +258,7 @@ def smooth(values: Sequence[float], window: int) -> list[float]:
 
 def plot_curve(curve: Curve, path: str, window: int = 25) -> None:
     """The learner's win rate against each opponent, over the games played (smoothed)."""
-    from .lab.plots import _pyplot
+    from ..lab.plots import _pyplot
 
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(7, 4))
@@ -274,9 +276,6 @@ def plot_curve(curve: Curve, path: str, window: int = 25) -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
-
-
-__all__ = ["FEATURES", "Curve", "Point", "gradients", "plot_curve", "train"]
 
 
 def command(
@@ -333,3 +332,6 @@ def command(
         plot_curve(curve, plot)
         console.print(f"learning curve: {plot}")
     return curve
+
+
+__all__ = ["Curve", "Point", "command", "gradients", "plot_curve", "train"]

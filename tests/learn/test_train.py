@@ -11,10 +11,12 @@ import pytest
 
 from jamaica import Config, play_game
 from jamaica.bots import make_bot
-from jamaica.bots.learned import FEATURES, LearnedBot, Policy, features, outputs, shipped
+from jamaica.bots.learned import LearnedBot
 from jamaica.cli import main
+from jamaica.learn.features import FEATURES, features, outputs
+from jamaica.learn.policy import Policy, shipped
+from jamaica.learn.trainer import _Game, gradients, train
 from jamaica.rules.actions import ATTACK, NUM_PLAYER_ACTIONS
-from jamaica.train import _Game, gradients, train
 
 from ..rules.strategies import ALL_CONFIGS, random_walk
 
