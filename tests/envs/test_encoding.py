@@ -1,24 +1,46 @@
-"""The observation vector: the old view-based vector is found unchanged inside it, the layout is
-data, seats can be relative, and the pending question's parameters are there."""
+"""The observation vector: it shows what `State.view` shows, part by part; recorded vectors of
+fixed states are reproduced; the layout is data, seats can be relative, and the pending
+question's parameters are there."""
 
 from __future__ import annotations
 
+import base64
+import json
 import random
+import sys
+import zlib
+from collections import Counter
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
 from jamaica import CHANCE, Config, State, new_game
-from jamaica.envs.encoding import SHIP_SIZE, encode, observation_layout, observation_size
-from jamaica.envs.legacy import encode_view
-from jamaica.rules.data import CARDS, FOOD, GOLD
+from jamaica.envs.encoding import (
+    SHIP_LAYOUT,
+    SHIP_SIZE,
+    encode,
+    observation_layout,
+    observation_size,
+)
+from jamaica.rules.data import (
+    CARD_NAMES,
+    CARDS,
+    FOOD,
+    GOLD,
+    HOLD6,
+    LAIR_SPACES,
+    RESOURCE_SHORT,
+    SLOTS,
+    TREASURE_NAMES,
+)
+from jamaica.rules.ops import KIND_NAMES
 from jamaica.rules.progress import Question, Resolving, question, resolving
 
 CONFIGS = [Config(players=2), Config(players=4), Config(players=3, edition="classic",
            ghost_ship=True), Config(players=6)]  # fmt: skip
-NEW_PARTS = ("question.ship", "question.resource", "question.amount", "question.mode",
-             "question.side", "question.firepower", "question.loser", "resolving.ship",
-             "resolving.card", "resolving.half", "resolving.die")  # fmt: skip
+RECORDED = Path(__file__).with_name("recorded_encodings.json")
 
 
 def states(config: Config, seed: int, every: int = 1) -> list[State]:
@@ -36,22 +58,162 @@ def states(config: Config, seed: int, every: int = 1) -> list[State]:
     return out
 
 
-def without_new_parts(v: np.ndarray, config: Config) -> np.ndarray:
-    layout = observation_layout(config)
-    keep = np.ones(len(v), bool)
-    for name in NEW_PARTS:
-        keep[layout[name]] = False
-    return v[keep]
+def hot(part: np.ndarray) -> int | None:
+    """The index of a one-hot part (None: all zeros); fails on anything else."""
+    on = np.flatnonzero(part)
+    assert len(on) <= 1 and all(part[on] == 1.0), part
+    return int(on[0]) if len(on) else None
+
+
+def ones(part: np.ndarray) -> list[int]:
+    """The indices of a part of flags; fails unless every value is 0 or 1."""
+    on = np.flatnonzero(part)
+    assert all(part[on] == 1.0), part
+    return [int(i) for i in on]
+
+
+def ratio(x: float, scale: float) -> np.float32:
+    return np.float32(x / scale)
+
+
+def check_shows_the_view(v: np.ndarray, view: dict[str, Any], config: Config) -> None:
+    """Every part of `v` (seats absolute) but the question's parameters and the half-turn in
+    progress, read back by its layout and compared with what `view` says."""
+    k = config.ships
+    part = {name: v[at] for name, at in observation_layout(config).items()}
+    assert hot(part["me"]) == view["player"]
+    assert part["round"][0] == ratio(view["round"], 100)
+    assert hot(part["captain"]) == (None if view["captain"] < 0 else view["captain"])
+    dice = view["dice"]
+    assert hot(part["dice.morning"]) == dice["morning"]
+    assert hot(part["dice.evening"]) == dice["evening"]
+    assert part["dice.roll"].tolist() == ([ratio(d, 6) for d in dice["roll"]] or [0.0, 0.0])
+    pending = view["pending"]
+    kind = KIND_NAMES.index(pending["kind"]) if pending["kind"] else None
+    assert hot(part["question.kind"]) == kind
+    assert hot(part["question.decider"]) == pending["player"]
+    mine = view["player"] is not None and pending["player"] == view["player"]
+    assert part["question.mine"][0] == float(mine)
+    assert [LAIR_SPACES[i] for i in ones(part["lairs"])] == view["lair_tokens"]
+    assert part["game"].tolist() == [float(view["ending"]), float(view["game_over"])]
+    ships = part["ships"].reshape(k, SHIP_SIZE)
+    for ship in view["ships"]:
+        row = ships[ship["ship"]]
+        block = {name: row[at] for name, at in SHIP_LAYOUT.items()}
+        lap = ship["lap"]
+        assert hot(block["space"]) == ship["space"]
+        assert hot(block["lap"]) == (0 if lap < 0 else 1 if lap == 0 else 2)  # behind, racing, done
+        assert block["moves_left"][0] == ratio(ship["moves_left"], 76)
+        slots = block["holds"].reshape(SLOTS, 5)  # empty, food, gunpowder, gold; count / 12
+        holds = ship["holds"]
+        assert [(hot(slot[:4]), slot[4]) for slot in slots[: len(holds)]] == [
+            (RESOURCE_SHORT.index(hold["type"]), ratio(hold["count"], 12)) for hold in holds
+        ]
+        assert not slots[len(holds) :].any()  # the sixth slot without the sixth hold
+        assert [TREASURE_NAMES[i] for i in ones(block["powers"])] == ship["powers"]
+        assert block["face_down"][0] == ratio(ship["face_down"], 9)
+        known = {TREASURE_NAMES[i]: 2 * x for i, x in enumerate(block["face_down_known"]) if x}
+        assert known == Counter(ship["face_down_known"])
+        if ship["ghost"]:
+            assert not row[SHIP_LAYOUT["hand_size"].start :].any()
+        else:
+            assert block["hand_size"][0] == ratio(ship["hand_size"], 4)
+            assert block["draw_pile"][0] == ratio(ship["draw_pile"], 11)
+            assert [CARD_NAMES[i] for i in ones(block["discard"])] == ship["discard"]
+            assert block["has_chosen"][0] == float(ship["has_chosen"])
+    assert [CARD_NAMES[i] for i in ones(part["hand"])] == view.get("hand", [])
+    chosen = view.get("chosen")
+    assert hot(part["chosen"]) == (0 if chosen is None else CARD_NAMES.index(chosen) + 1)
+    b, battle = view["battle"], part["battle"]
+    if b is None:
+        assert not battle.any()
+    else:
+        j = 1 + 2 * k
+        assert battle[0] == 1.0
+        assert hot(battle[1 : 1 + k]) == b["attacker"]
+        assert hot(battle[1 + k : j]) == b["defender"]
+        powder = [ratio(b["attacker_powder"], 36), ratio(b["defender_powder"], 36)]
+        assert battle[j : j + 2].tolist() == powder
+        assert hot(battle[j + 2 : j + 9]) == b["attacker_die"] + 1  # 0: not rolled
+        assert hot(battle[j + 9 : j + 16]) == b["defender_die"] + 1
+        assert battle[j + 16] == float(b["sabre_used"])
+    scores = [ratio(sc["total"], 50) for sc in view.get("scores", ())]
+    assert part["scores"].tolist() == (scores or [0.0] * k)
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=str)
-def test_the_old_vector_is_inside_the_new_one(config: Config) -> None:
+def test_the_vector_shows_what_the_view_shows(config: Config) -> None:
     for s in states(config, 1, every=3):
         for p in [None, *range(s.n)]:
-            new = encode(s, p)
-            assert new.shape == (observation_size(config),) and new.dtype == np.float32
-            old = encode_view(s.view(p), s.n, s.ns)
-            assert np.array_equal(without_new_parts(new, config), old)
+            v = encode(s, p)
+            assert v.shape == (observation_size(config),) and v.dtype == np.float32
+            check_shows_the_view(v, s.view(p), config)
+
+
+def recorded_states(config: Config, seed: int = 1) -> list[tuple[str, State]]:
+    """From a seeded random game, the first state showing each thing not shown yet (each kind of
+    question, a battle, the sixth hold in use, face-down cards, the end triggered), and the last."""
+    rng = random.Random(seed)
+    s = new_game(config)
+    shown: set[str] = set()
+    out = []
+    while not s.is_terminal():
+        if s.current_player() != CHANCE:
+            things = [s.decision_kind()]
+            things += ["battle"] if s.battle is not None else []
+            things += ["sixth hold"] if s.powers[HOLD6] >= 0 else []
+            things += ["face-down cards"] if any(s.face_down) else []
+            things += ["ending"] if s.ending else []
+            new = [thing for thing in things if thing not in shown]
+            if new:
+                shown.update(new)
+                out.append((", ".join(new), s.clone()))
+        s.apply(s.sample_chance(rng) if s.current_player() == CHANCE else rng.choice(s.legal))
+    out.append(("game over", s))
+    return out
+
+
+def _pack(v: np.ndarray) -> str:
+    return base64.b64encode(zlib.compress(v.astype("<f4").tobytes(), 9)).decode("ascii")
+
+
+def _unpack(text: str) -> np.ndarray:
+    return np.frombuffer(zlib.decompress(base64.b64decode(text)), "<f4")
+
+
+def record() -> None:
+    """Rewrite the recorded vectors from today's encoder (after a deliberate change only)."""
+    entries = []
+    for config in CONFIGS:
+        name = f"{config.players}p {config.edition}" + (" ghost" if config.ghost else "")
+        for what, s in recorded_states(config):
+            state = s.to_dict()
+            state["events"], state["history"] = None, []  # the encoder reads neither
+            vectors = [_pack(encode(s, p)) for p in [None, *range(s.n)]]
+            entries.append({"what": f"{name}: {what}", "state": state, "vectors": vectors})
+    text = "[\n" + ",\n".join(json.dumps(entry) for entry in entries) + "\n]\n"
+    RECORDED.write_text(text, encoding="utf-8")
+
+
+def test_recorded_vectors_are_reproduced() -> None:
+    """Fixed states (tests/envs/recorded_encodings.json: each kind of question, battles, the sixth
+    hold, face-down cards, the end, in four configurations) and their vectors for every observer,
+    recorded when the encoder was last checked against the view-based encoder it replaced (which
+    is gone: `python -m jamaica.envs.bench --against-commit 1fe44fe` times the old code from
+    git). A deliberate change of the layout re-records them: `python tests/envs/test_encoding.py
+    --record`."""
+    entries = json.loads(RECORDED.read_text(encoding="utf-8"))
+    whats = " ".join(entry["what"] for entry in entries)
+    for thing in ("pay", "load", "powder", "sabre", "spoils", "battle", "sixth hold", "game over"):
+        assert thing in whats
+    for entry in entries:
+        s = State.from_dict(entry["state"])
+        layout = observation_layout(s.cfg)
+        for p, packed in zip([None, *range(s.n)], entry["vectors"], strict=True):
+            want, got = _unpack(packed), encode(s, p)
+            differ = [name for name, at in layout.items() if not np.array_equal(got[at], want[at])]
+            assert not differ, f"{entry['what']}, observer {p}: {differ} differ"
+            check_shows_the_view(want, s.view(p), s.cfg)
 
 
 def test_layout_is_data_that_tiles_the_vector() -> None:
@@ -144,27 +306,36 @@ def test_vectors_are_independent_of_the_encoders_caches() -> None:
     again = [encode(s, 1) for s in games]
     for s, a, b in zip(games, cold, again, strict=True):
         assert np.array_equal(a, b) and a is not b
-        assert np.array_equal(without_new_parts(a, config), encode_view(s.view(1), s.n, s.ns))
+        check_shows_the_view(a, s.view(1), config)
 
 
 def test_holds_beyond_the_tables_and_full_caches_encode_the_same(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A count beyond the slot table (64 tokens), the sixth hold in use, and caches emptied
-    whenever they fill: the same vector as the view-based encoder's."""
+    whenever they fill: what the view shows, and the same vector as with roomy caches."""
     from jamaica.envs import encoding
-    from jamaica.rules.data import HOLD6, SLOTS
 
     config = Config(players=3)
-    monkeypatch.setattr(encoding, "_CACHE_SIZE", 2)
-    for s in states(config, 8, every=11):
+    games = states(config, 8, every=11)
+    for s in games:
         s.powers[HOLD6] = 1
         s.hold_types[SLOTS + 5], s.hold_counts[SLOTS + 5] = GOLD, 70
         s.hold_types[2 * SLOTS], s.hold_counts[2 * SLOTS] = FOOD, 99
+    roomy = [[encode(s, p) for p in range(3)] for s in games]
+    monkeypatch.setattr(encoding, "_CACHE_SIZE", 2)
+    for s, vectors in zip(games, roomy, strict=True):
         for p in range(3):
             v = encode(s, p)
-            assert np.array_equal(without_new_parts(v, config), encode_view(s.view(p), s.n, s.ns))
+            assert np.array_equal(v, vectors[p])
+            check_shows_the_view(v, s.view(p), config)
         ship1 = observation_layout(config)["ships"].start + SHIP_SIZE
         holds = encoding.SHIP_LAYOUT["holds"]
         sixth = encode(s, 0)[ship1 + holds.start + 25 : ship1 + holds.stop]
         assert sixth.tolist() == [0.0, 0.0, 0.0, 1.0, np.float32(70 / 12)]
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["--record"]:
+        sys.exit("python tests/envs/test_encoding.py --record: rewrite the recorded vectors")
+    record()

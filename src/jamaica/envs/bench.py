@@ -2,17 +2,16 @@
 interleaved in one process (so a busy machine slows both sides alike).
 
 - OpenSpiel `clone()` against the engine's `State.clone()` at decisions 50 and 200;
-- the information state string and the observation tensor, in µs (and the encoder alone, against
-  the old view-based one);
-- PettingZoo steps/s against the environment as it was when issue 14 was filed (`State.view`, the
-  view-based `legacy.encode_view`, a numpy-indexed mask, every reward reset each step; `_OldEnv`),
-  and OpenSpiel random-play steps/s with today's clone against a clone that
-  deep-copies every attribute (what pyspiel did with the old state's attributes).
+- the information state string, the observation tensor and the encoder alone, in µs;
+- PettingZoo random-play steps/s, and OpenSpiel random-play steps/s with today's clone against a
+  clone that deep-copies every attribute (what pyspiel did with the old state's attributes).
 
-`--playthrough` rewrites tests/envs/playthroughs/python_jamaica.txt instead; `--against-commit REV`
-times PettingZoo against the code of an earlier commit in the same process (`bench_versions`);
-`--ismcts-game` plays one heads-up game of OpenSpiel's `ISMCTSBot` at 1,000 simulations per move
-against `greedy` and times it (minutes).
+`--against-commit REV` times PettingZoo against the code of an earlier commit, checked out from
+git and imported beside this checkout in the same process (`bench_versions`: the way to compare
+with an earlier version, engine included; e.g. 1fe44fe, the commit before the research issue);
+`--playthrough` rewrites tests/envs/playthroughs/python_jamaica.txt instead; `--ismcts-game` plays
+one heads-up game of OpenSpiel's `ISMCTSBot` at 1,000 simulations per move against `greedy` and
+times it (minutes).
 """
 
 from __future__ import annotations
@@ -25,14 +24,12 @@ import timeit
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
 import pyspiel
 
 from ..rules import CHANCE
-from ..rules.actions import NUM_PLAYER_ACTIONS
 from . import jamaica_v0
+from .bench_versions import compare, random_steps
 from .encoding import encode
-from .legacy import encode_view
 from .openspiel import JamaicaState
 
 
@@ -63,62 +60,12 @@ def _old_clone(state: JamaicaState) -> Any:
     return copy.deepcopy([core.engine, core.answers], {})
 
 
-def _pettingzoo_steps(steps: int, seed: int, rounds: int = 5) -> tuple[float, float]:
-    """Random play's steps/s with the direct encoder and with the old one, each the best of
-    `rounds` runs of `steps` steps, the two taking turns (so a busy spell slows both alike)."""
-    runs = []
-    for env in (jamaica_v0.raw_env(players=4), _OldEnv(players=4)):
-        env.reset(seed=seed)
-        runs.append(_random_steps(env, steps, random.Random(seed)))
-    best = [min(timeit.repeat(run, number=1, repeat=1)) for run in runs]
-    for _ in range(rounds - 1):
-        best = [min(b, timeit.timeit(run, number=1)) for b, run in zip(best, runs, strict=True)]
-    return steps / best[0], steps / best[1]
-
-
-def _random_steps(env: Any, steps: int, rng: random.Random) -> Callable[[], None]:
-    def run() -> None:
-        for _ in range(steps):
-            if all(env.terminations.values()):
-                env.reset()
-            obs = env.observe(env.agent_selection)
-            legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[int(rng.random() * len(legal))]))
-
-    return run
-
-
-class _OldEnv(jamaica_v0.raw_env):
-    """The environment as it was when issue 14 was filed: the observation through `State.view`
-    and the view-based encoder, the mask by numpy indexing, a step applying the action's id and
-    resetting and accumulating every reward."""
-
-    def observe(self, agent: str) -> dict[str, Any]:
-        p = self._index[agent]
-        s = self.game
-        mask = np.zeros(NUM_PLAYER_ACTIONS, np.int8)
-        if not s.is_terminal() and s.current_player() == p:
-            mask[s.legal] = 1
-        return {"observation": encode_view(s.view(p), s.n, s.ns), "action_mask": mask}
-
-    def step(self, action: int | None) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
-        s = self.game
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        s.apply(int(action))  # type: ignore[arg-type]
-        while s.current_player() == CHANCE:
-            s.apply(s.sample_chance(self.rng))
-        if s.is_terminal():
-            for a, r in zip(self.agents, self.final_rewards(), strict=True):
-                self.rewards[a] = r
-                self.terminations[a] = True
-        else:
-            self.agent_selection = self.possible_agents[s.current_player()]
-        self._cumulative_rewards[agent] = 0.0
-        self._accumulate_rewards()
+def _pettingzoo_steps(steps: int, seed: int, rounds: int = 5) -> float:
+    """Random play's steps/s (observe + step, 4 players): the best of `rounds` runs of `steps`."""
+    env = jamaica_v0.raw_env(players=4)
+    env.reset(seed=seed)
+    return steps / min(timeit.repeat(random_steps(env, steps, random.Random(seed)), number=1,
+                                     repeat=rounds))  # fmt: skip
 
 
 def _openspiel_steps(old: bool, steps: int, seed: int) -> float:
@@ -163,12 +110,7 @@ def figures(seed: int = 1) -> dict[str, float]:
         out[f"  of which the encoder µs @{decisions}"] = (
             _best(lambda s=engine, q=p: encode(s, q), 300) * 1e6  # type: ignore[misc]
         )
-        out[f"  the old encoder (view) µs @{decisions}"] = (
-            _best(lambda s=engine, q=p: encode_view(s.view(q), s.n, s.ns), 300) * 1e6  # type: ignore[misc]
-        )
-    new_pz, old_pz = _pettingzoo_steps(2000, seed)
-    out["PettingZoo steps/s"], out["PettingZoo steps/s before"] = new_pz, old_pz
-    out["PettingZoo speed-up"] = new_pz / old_pz
+    out["PettingZoo steps/s"] = _pettingzoo_steps(2000, seed)
     new_os, old_os = _openspiel_steps(False, 2000, seed), _openspiel_steps(True, 2000, seed)
     out["OpenSpiel steps/s (clone + apply)"], out["OpenSpiel steps/s before"] = new_os, old_os
     out["OpenSpiel speed-up"] = new_os / old_os
@@ -217,8 +159,6 @@ def main(argv: list[str] | None = None) -> None:
         write_playthrough()
         return
     if "--against-commit" in args:  # the code of an earlier commit, in a git worktree
-        from .bench_versions import compare
-
         at = args.index("--against-commit") + 1
         if at >= len(args):
             sys.exit("--against-commit needs a commit, e.g. --against-commit 1fe44fe")

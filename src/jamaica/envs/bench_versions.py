@@ -1,6 +1,7 @@
 """PettingZoo steps/s of this checkout against the code of an earlier commit, in one process:
-`python -m jamaica.envs.bench --against-commit REV` (e.g. the commit before the research issue was
-filed, to check that `bench._OldEnv` is a faithful *before*).
+`python -m jamaica.envs.bench --against-commit REV` (e.g. 1fe44fe, the commit before the research
+issue was filed). This is the one way the benchmarks compare with an earlier version: no old code
+is kept in the package.
 
 The commit is checked out into a temporary git worktree (so this needs the repository's history)
 and its `jamaica` package is imported beside this one under the same name, one after the other:
@@ -16,12 +17,29 @@ import subprocess
 import sys
 import tempfile
 import timeit
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
-from .bench import _random_steps
+import numpy as np
 
 _HERE = Path(__file__).resolve().parents[3]  # the checkout: src/jamaica/envs/ → ../../..
+
+
+def random_steps(env: Any, steps: int, rng: random.Random) -> Callable[[], None]:
+    """A run of `steps` random legal actions in a PettingZoo AEC `env` (reset when over), each
+    after observing the agent to move, as a learner would."""
+
+    def run() -> None:
+        for _ in range(steps):
+            if all(env.terminations.values()):
+                env.reset()
+            obs = env.observe(env.agent_selection)
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[int(rng.random() * len(legal))]))
+
+    return run
 
 
 def _isolated_import(src: Path) -> ModuleType:
@@ -53,7 +71,7 @@ def compare(rev: str, seed: int = 1, chunks: int = 15, steps: int = 2000) -> dic
             for module in (new, old):
                 env = module.raw_env(players=4)
                 env.reset(seed=seed)
-                runs.append(_random_steps(env, steps, random.Random(seed)))
+                runs.append(random_steps(env, steps, random.Random(seed)))
             total = [0.0, 0.0]
             for _ in range(chunks):
                 for i, run in enumerate(runs):
