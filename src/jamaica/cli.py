@@ -205,7 +205,15 @@ def build_parser() -> argparse.ArgumentParser:
     srv = sub.add_parser("serve", help="the game server: play in the browser")
     srv.add_argument("--host", default="127.0.0.1")
     srv.add_argument("--port", type=int, default=8000)
-    srv.add_argument("--db", default="sqlite:///jamaica.db", help="where games are kept")
+    srv.add_argument("--db", default=None, metavar="URL",
+                     help="where games are kept: sqlite:///FILE (default sqlite:///jamaica.db) or "
+                     "postgresql://USER@HOST/NAME; also read from JAMAICA_DB")  # fmt: skip
+    srv.add_argument("--node", metavar="NAME", help="one node of several sharing a PostgreSQL "
+                     "database (see the docs' Running it at scale)")  # fmt: skip
+    srv.add_argument("--advertise", metavar="URL", help="with --node: where clients reach this "
+                     "node: a proxy route (default /node/NAME) or http://HOST:PORT")  # fmt: skip
+    srv.add_argument("--lease", type=float, default=10.0, metavar="S", help="with --node: "
+                     "seconds a node keeps its tables without renewing (default 10)")  # fmt: skip
     lim = srv.add_argument_group(
         "limits", "each also read from JAMAICA_<NAME> (e.g. JAMAICA_MAX_TABLES); an option wins"
     )
@@ -253,6 +261,15 @@ def build_parser() -> argparse.ArgumentParser:
     lim.add_argument("--allow-origin", action="append", metavar="ORIGIN",
                      help="a web origin, besides the server's own, whose pages may open "
                           "WebSockets (e.g. https://example.org; * for any)")  # fmt: skip
+    dbp = sub.add_parser("db", help="the database: its schema version, upgrades, copies")
+    dbsub = dbp.add_subparsers(dest="db_command", required=True, metavar="{upgrade,copy}")
+    up = dbsub.add_parser("upgrade", help="bring a database to this jamaica's schema")
+    up.add_argument("--db", default=None, metavar="URL", help="default: JAMAICA_DB, else "
+                    "sqlite:///jamaica.db")  # fmt: skip
+    cp = dbsub.add_parser("copy", help="copy a server's whole history into a new, empty database,"
+                          " then replay every table on both sides")  # fmt: skip
+    cp.add_argument("source", metavar="FROM", help="e.g. sqlite:///jamaica.db")
+    cp.add_argument("target", metavar="TO", help="e.g. postgresql://jamaica@localhost/jamaica")
     babuse = sub.add_parser("bench-abuse", help="attacks on a real server, each measured by "
                             "what it changes for a bystander's game")  # fmt: skip
     babuse.add_argument("attacks", nargs="*", metavar="ATTACK",
@@ -356,7 +373,24 @@ def main(argv: Sequence[str] | None = None) -> int:
                 trusted_proxies=ns.trust_proxy,
                 allowed_origins=ns.allow_origin,
             )
-            serve(ns.host, ns.port, ns.db, limits)
+            from .web.storage import db_url
+
+            node = None
+            if ns.node is not None:
+                from .web.server import Node
+
+                if not 1 <= ns.lease <= 300:
+                    raise ValueError("--lease must be between 1 and 300 seconds")
+                node = Node(ns.node, ns.advertise or f"/node/{ns.node}", ns.lease)
+            serve(ns.host, ns.port, db_url(ns.db), limits, node)
+        elif ns.command == "db":
+            from .web import dbcommands
+            from .web.storage import db_url
+
+            if ns.db_command == "upgrade":
+                print(dbcommands.upgrade(db_url(ns.db)))
+            else:
+                print(dbcommands.copy(ns.source, ns.target))
         elif ns.command in ("play", "replay"):
             return _terminal(ns)
         elif ns.command == "train":

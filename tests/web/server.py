@@ -28,8 +28,11 @@ class Server:
     to a file beside the database (read it with `log()` while the server runs: a flood of log
     lines can never block it on a full pipe); else to `proc.stderr`, a pipe."""
 
-    def __init__(self, db: Path, args: tuple[str, ...] = (), log_file: bool = False) -> None:
+    def __init__(
+        self, db: Path, args: tuple[str, ...] = (), log_file: bool = False, db_url: str = ""
+    ) -> None:
         self.db = db
+        self.db_url = db_url or f"sqlite:///{db}"  # or a PostgreSQL database (several nodes)
         self.args = args
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
@@ -41,7 +44,7 @@ class Server:
 
     def start(self) -> Server:
         cmd = [sys.executable, "-m", "jamaica", "serve", "--port", str(self.port),
-               "--db", f"sqlite:///{self.db}", *self.args]  # fmt: skip
+               "--db", self.db_url, *self.args]  # fmt: skip
         if self.stderr is None:
             self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         else:

@@ -11,7 +11,8 @@ import pytest
 
 from jamaica import Config
 from jamaica.web.committer import Committer
-from jamaica.web.store import ActionRow, SQLiteStore, StoreError, TableRecord
+from jamaica.web.store import ActionRow, StoreError, TableRecord
+from jamaica.web.store_sqlite import SQLiteStore
 
 
 def _tables(store: SQLiteStore, n: int) -> list[str]:
@@ -27,9 +28,10 @@ async def test_concurrent_commits_share_transactions_and_all_are_stored(tmp_path
     batches: list[int] = []
     real = store.append_batch
 
-    def counting(batch: list[tuple[str, list[ActionRow], bool]]) -> None:
+    def counting(batch: list[tuple[str, list[ActionRow], bool]],
+                 deadlines: dict[str, float | None] | None = None) -> None:  # fmt: skip
         batches.append(len(batch))
-        real(batch)
+        real(batch, deadlines)
 
     store.append_batch = counting  # type: ignore[method-assign]
     c = Committer(store)

@@ -17,7 +17,7 @@ import pytest
 from jamaica import Config
 from jamaica.web.outbox import CLOSE_TOO_SLOW, QUEUE_LIMIT, Outbox
 from jamaica.web.protocol import Act, Hello
-from jamaica.web.store import SQLiteStore
+from jamaica.web.store_sqlite import SQLiteStore
 from jamaica.web.tables import SPECTATORS_EVERY, LiveTable
 
 

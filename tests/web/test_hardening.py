@@ -23,7 +23,8 @@ from jamaica.web.replays import CHECKPOINT, Replays
 from jamaica.web.seating import NAME_LENGTH, name_key, unique_name
 from jamaica.web.security import WRITE_COST, HttpBudget
 from jamaica.web.server import create_app
-from jamaica.web.store import ChatRow, SQLiteStore, StoreError, TableRecord
+from jamaica.web.store import ChatRow, StoreError, TableRecord
+from jamaica.web.store_sqlite import SQLiteStore
 from jamaica.web.tables import LiveTable
 
 from .server import Server, recv, send

@@ -17,7 +17,8 @@ import pytest
 
 from jamaica import CHANCE, Config, new_game
 from jamaica.web.players import key_hash
-from jamaica.web.store import ActionRow, PlayerRecord, SQLiteStore, TableRecord
+from jamaica.web.store import ActionRow, PlayerRecord, TableRecord
+from jamaica.web.store_sqlite import SQLiteStore
 
 from .server import Server, recv, send, until
 

@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from jamaica import Config
-from jamaica.web.store import ActionRow, SQLiteStore, TableRecord
+from jamaica.web.store import ActionRow, TableRecord
+from jamaica.web.store_sqlite import SQLiteStore
 from jamaica.web.tables import token_hash
 
 from .server import Server, hello, recv, send, until

@@ -16,7 +16,9 @@ from pathlib import Path
 import pytest
 
 from jamaica import Config
-from jamaica.web.store import ActionRow, SQLiteStore, StoreError, TableRecord, open_store
+from jamaica.web.storage import open_store
+from jamaica.web.store import ActionRow, StoreError, TableRecord
+from jamaica.web.store_sqlite import SQLiteStore
 
 from .server import Server, free_port
 
@@ -64,8 +66,11 @@ def test_a_database_that_is_not_jamaicas_is_refused(tmp_path: Path) -> None:
 def test_a_missing_folder_or_a_bad_url_is_a_store_error(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="cannot"):
         SQLiteStore(tmp_path / "no" / "such" / "folder" / "jamaica.db")
-    with pytest.raises(StoreError, match="sqlite:///FILE"):
-        open_store("postgres://somewhere")
+    with pytest.raises(StoreError, match=r"sqlite:///FILE or postgresql://"):
+        open_store("mysql://somewhere")
+    with pytest.raises(StoreError, match=r"^cannot open the database postgresql://somewhere: "
+                       r".*resolve host"):  # fmt: skip
+        open_store("postgresql://somewhere")
     store = open_store(f"sqlite:///{tmp_path / 'ok.db'}")
     store.create_table(_record())
     assert store.table_ids() == ["t1"]
@@ -116,7 +121,7 @@ def test_a_second_store_through_another_path_to_the_same_file_is_refused(
 
 def test_the_lock_dies_with_a_killed_process(tmp_path: Path) -> None:
     db = tmp_path / "jamaica.db"
-    code = (f"from jamaica.web.store import SQLiteStore; s = SQLiteStore({str(db)!r}); "
+    code = (f"from jamaica.web.store_sqlite import SQLiteStore; s = SQLiteStore({str(db)!r}); "
             "print('open', flush=True); import time; time.sleep(60)")  # fmt: skip
     holder = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
     try:

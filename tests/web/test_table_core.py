@@ -16,7 +16,8 @@ from jamaica import Config, State
 from jamaica.web import tables as tables_module
 from jamaica.web.outbox import Outbox
 from jamaica.web.protocol import Act, Hello, ProtocolError
-from jamaica.web.store import ActionRow, SQLiteStore, StoreError
+from jamaica.web.store import ActionRow, StoreError
+from jamaica.web.store_sqlite import SQLiteStore
 from jamaica.web.tables import LiveTable
 
 
@@ -36,15 +37,13 @@ class FlakyStore(SQLiteStore):
 
     failing = False
 
-    def append_many(self, table_id: str, rows: list[ActionRow], *, finish: bool = False) -> None:
-        if self.failing:
+    def append_batch(
+        self, batch: list[tuple[str, list[ActionRow], bool]],
+        deadlines: dict[str, float | None] | None = None,
+    ) -> None:  # fmt: skip
+        if self.failing:  # append_many goes through here too
             raise StoreError("cannot write to the database: disk I/O error")
-        super().append_many(table_id, rows, finish=finish)
-
-    def append_batch(self, batch: list[tuple[str, list[ActionRow], bool]]) -> None:
-        if self.failing:
-            raise StoreError("cannot write to the database: disk I/O error")
-        super().append_batch(batch)
+        super().append_batch(batch, deadlines)
 
 
 async def _until(pred: Any, seconds: float = 30) -> None:
@@ -141,7 +140,7 @@ async def test_a_bot_table_waits_for_its_disk_and_resumes(
 
 async def test_idle_untimed_tables_are_archived_and_come_back_when_visited(tmp_path: Path) -> None:
     from jamaica.web.players import Players
-    from jamaica.web.server import Tables
+    from jamaica.web.registry import Tables
 
     store = SQLiteStore(tmp_path / "j.db")
     tables = Tables(store)
@@ -168,3 +167,40 @@ async def test_idle_untimed_tables_are_archived_and_come_back_when_visited(tmp_p
     assert table.id not in tables.archive_idle()  # a visit counts: not unloaded at once again
     back.close()
     timed.close()
+
+
+async def test_a_restored_table_keeps_the_clock_of_the_pending_question(tmp_path: Path) -> None:
+    """The deadline is stored with the decisions (issue 23: a takeover or a restart keeps the
+    clock): restored, the question runs out when it would have, or after a short grace."""
+    store = SQLiteStore(tmp_path / "j.db")
+    table, tokens = LiveTable.create(store, Config(2), [("A", None), ("B", "greedy")],
+                                     seconds_per_decision=600)  # fmt: skip
+    outbox = Outbox(Wire())
+    outbox.start()
+    client = await table.join(outbox, Hello(0, tokens[0]))
+    await _until(lambda: table.session.human_to_move() == 0)
+    await asyncio.sleep(0.05)
+    first = table.deadline_at
+    assert first is not None
+    s = table.session.state
+    await table.act(client, Act(str(s.legal[0]), len(s.history)))
+    await _until(lambda: table.session.human_to_move() == 0 and table.deadline_at != first)
+    await asyncio.sleep(0.05)
+    stored = store.table(table.id)
+    assert stored is not None and stored.deadline is not None
+    assert abs(stored.deadline * 1000 - table.deadline_at) < 5  # type: ignore[operator]
+    kept = table.deadline_at
+    table.close()
+    time.sleep(1.1)
+    again = LiveTable.restore(stored, store)
+    again.kick()
+    await _until(lambda: again.deadline_at is not None)
+    assert again.deadline_at == kept  # not 600 s from now: the same moment
+    stored.deadline = time.time() - 60  # ran out while no node held it: a grace, not zero
+    late = LiveTable.restore(stored, store)
+    late.kick()
+    await _until(lambda: late.deadline_at is not None)
+    grace = late.deadline_at / 1000 - time.time()  # type: ignore[operator]
+    assert tables_module.RESTORED_GRACE - 1 < grace <= tables_module.RESTORED_GRACE
+    again.close()
+    late.close()

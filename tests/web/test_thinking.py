@@ -20,7 +20,7 @@ import pytest
 from jamaica.bots import parse_spec
 from jamaica.rules import CHANCE, Action, Config, State, new_game
 from jamaica.web import tables as tables_module
-from jamaica.web.store import SQLiteStore
+from jamaica.web.store_sqlite import SQLiteStore
 from jamaica.web.tables import LiveTable
 from jamaica.web.thinking import (
     ANONYMOUS_SECONDS,

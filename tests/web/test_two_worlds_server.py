@@ -14,7 +14,8 @@ from typing import Any
 from jamaica import CHANCE, Action, Config, State, new_game
 from jamaica.rules.data import CARD_NAMES
 from jamaica.rules.ops import T_CHOOSE
-from jamaica.web.store import ActionRow, SQLiteStore, TableRecord
+from jamaica.web.store import ActionRow, TableRecord
+from jamaica.web.store_sqlite import SQLiteStore
 from jamaica.web.tables import token_hash
 
 from .server import Server, hello, recv

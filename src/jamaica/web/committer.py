@@ -12,7 +12,8 @@ import asyncio
 import weakref
 from dataclasses import dataclass, field
 
-from .store import ActionRow, Store
+from .health import monitor_of
+from .store import KEEP, ActionRow, Keep, Store
 
 
 @dataclass
@@ -21,6 +22,7 @@ class _Pending:
     rows: list[ActionRow]
     finish: bool
     done: asyncio.Future[None] = field(repr=False)
+    deadline: float | Keep | None = KEEP
 
 
 class Committer:
@@ -29,10 +31,14 @@ class Committer:
         self.pending: list[_Pending] = []
         self.writer: asyncio.Task[None] | None = None
 
-    async def commit(self, table_id: str, rows: list[ActionRow], finish: bool) -> None:
-        """Store the rows (and mark the table finished); raises what the store raised."""
+    async def commit(
+        self, table_id: str, rows: list[ActionRow], finish: bool,
+        deadline: float | Keep | None = KEEP,
+    ) -> None:  # fmt: skip
+        """Store the rows (and mark the table finished, and the next question's deadline);
+        raises what the store raised."""
         loop = asyncio.get_running_loop()
-        item = _Pending(table_id, rows, finish, loop.create_future())
+        item = _Pending(table_id, rows, finish, loop.create_future(), deadline)
         self.pending.append(item)
         if self.writer is None or self.writer.done():
             self.writer = loop.create_task(self._write())
@@ -42,8 +48,9 @@ class Committer:
         while self.pending:
             batch, self.pending = self.pending, []
             items = [(p.table_id, p.rows, p.finish) for p in batch]
+            deadlines = {p.table_id: p.deadline for p in batch if not isinstance(p.deadline, Keep)}
             try:
-                await asyncio.to_thread(self.store.append_batch, items)
+                await asyncio.to_thread(self.store.append_batch, items, deadlines)
             except Exception:
                 await self._one_by_one(batch)
                 continue
@@ -54,8 +61,10 @@ class Committer:
     async def _one_by_one(self, batch: list[_Pending]) -> None:
         for p in batch:
             try:
-                await asyncio.to_thread(self.store.append_many, p.table_id, p.rows, finish=p.finish)
+                await asyncio.to_thread(self.store.append_many, p.table_id, p.rows,
+                                        finish=p.finish, deadline=p.deadline)  # fmt: skip
             except Exception as e:
+                monitor_of(self.store).storage_failures.inc()
                 if not p.done.done():
                     p.done.set_exception(e)
             else:

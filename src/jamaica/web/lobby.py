@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -19,15 +19,12 @@ from .chat import as_message
 from .limits import Limits, PerMinute, client_address
 from .players import Player, Players
 from .protocol import ProtocolError
+from .registry import Tables
 from .security import TooLarge, read_body
 from .store import StoreError
 from .tables import LiveTable
 
-if TYPE_CHECKING:
-    from .server import Tables
-
 KEY_HEADER = "x-player-key"
-FINISHED_LISTED = 50  # finished tables in the lobby's list (a player's own are all in /api/me)
 ERRORS = {"taken": 409, "seated": 409, "started": 409, "not_creator": 403, "bad_token": 403}
 
 

@@ -7,12 +7,13 @@ import contextlib
 import html
 import json
 import logging
-import os
+import signal
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -23,146 +24,36 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..rules import Config
 from . import logs
+from .health import Monitor, install
 from .layout import board_layout
 from .limits import Connections, Flood, Limits, PerMinute, client_address
-from .lobby import FINISHED_LISTED, KEY_HEADER, Lobby
-from .outbox import Outbox
+from .lobby import KEY_HEADER, Lobby
+from .outbox import Outbox, spawn
 from .players import Players
 from .protocol import MAX_MESSAGE, Act, Back, Chat, Hello, Ping, ProtocolError, error, parse
+from .registry import Tables
 from .replays import Busy, Replays
 from .replays import response as replay_response
 from .security import HttpBudget, SecurityHeaders, TooLarge, origin_allowed, read_body
 from .social import Client
-from .store import Store, StoreError, open_store
+from .storage import open_store, safe_url
+from .store import Store, StoreError
 from .tables import LiveTable, bot_pool, close_bot_pool
+
+if TYPE_CHECKING:
+    from .cluster import Cluster, Moved
 
 log = logging.getLogger("jamaica.web")
 STATIC = resources.files("jamaica.web") / "static"
 CLOSE_POLICY = 1008  # the WebSocket close code for a client over its limits
 CLOSE_NO_TABLE = 4404
 CLOSE_UNAVAILABLE = 4503
+CLOSE_MOVED = 4307  # after a `moved` message: reconnect where it says (cluster.CLOSE_MOVED)
 NO_TABLE_PAGE = "There is no such table. Check the link, or start a new table in the lobby."
 UNAVAILABLE_PAGE = (
     "This table is unavailable: the server could not rebuild it from its records. "
     "The other tables play on."
 )
-
-
-class Tables:
-    """Every table of this server, rebuilt from the store at start, one by one: a table that
-    cannot be rebuilt is set aside (logged, listed as unavailable) and the others are served."""
-
-    def __init__(self, store: Store) -> None:
-        self.store = store
-        self.live: dict[str, LiveTable] = {}
-        self.broken: dict[str, str] = {}  # table id -> why it could not be rebuilt
-        self.archived: set[str] = set()
-        self.archived_summaries: dict[str, dict[str, Any]] = {}
-        self.archived_seats: dict[str, dict[str, int]] = {}  # table -> player id -> seat
-        self.archive_after = float(os.environ.get("JAMAICA_ARCHIVE_AFTER", 7 * 24 * 3600))
-        self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
-        self.by_address: dict[str, str] = {}  # table id -> the address that created it
-
-    def restore_all(self) -> None:
-        try:
-            ids = self.store.table_ids()
-        except StoreError as e:  # the database itself cannot be read: say so in one line
-            log.error("%s", e)
-            raise SystemExit(2) from None
-        for table_id in ids:
-            try:
-                record = self.store.table(table_id)
-                if record is None:
-                    continue
-                self.live[table_id] = LiveTable.restore(record, self.store)
-            except Exception as e:  # one bad table must not stop the server
-                reason = str(e).splitlines()[0] if str(e) else type(e).__name__
-                log.error("table %s cannot be rebuilt and is set aside: %s", table_id, reason)
-                self.broken[table_id] = reason
-
-    async def get(self, table_id: str) -> LiveTable | None:
-        """A table by id; an archived one is rebuilt from the store on demand (in a thread,
-        once however many ask for it at the same time)."""
-        table = self.live.get(table_id)
-        if table is not None or table_id not in self.archived:
-            return table
-        loading = self._loading.get(table_id)
-        if loading is None:
-            loading = self._loading[table_id] = asyncio.ensure_future(self._unarchive(table_id))
-        try:
-            return await asyncio.shield(loading)
-        finally:
-            if loading.done():
-                self._loading.pop(table_id, None)
-
-    async def _unarchive(self, table_id: str) -> LiveTable | None:
-        def load() -> LiveTable | None:
-            record = self.store.table(table_id)
-            return None if record is None else LiveTable.restore(record, self.store)
-
-        table = await asyncio.to_thread(load)
-        if table is not None and table_id in self.archived:
-            table.touched = time.time()  # visited: not unloaded again at the next sweep
-            self.live[table_id] = table
-            self.archived.discard(table_id)
-            self.archived_summaries.pop(table_id, None)
-            self.archived_seats.pop(table_id, None)
-            table.kick()
-        return self.live.get(table_id)
-
-    def archive_idle(self, now: float | None = None) -> list[str]:
-        """Unload unfinished tables that are untimed or still waiting for players, that nobody has
-        touched for `archive_after` seconds and nobody watches: they stay in the store, listed
-        (and in their players' tables), replayable, and come back when visited."""
-        now = time.time() if now is None else now
-        gone = []
-        for table_id, table in list(self.live.items()):
-            idle = now - table.touched > self.archive_after
-            paused = table.record.seconds_per_decision is None or not table.record.started
-            if idle and paused and not table.clients and not table.record.finished:
-                table.close()
-                del self.live[table_id]
-                self.archived.add(table_id)
-                self.archived_summaries[table_id] = {**table.summary(), "archived": True}
-                self.archived_seats[table_id] = {
-                    seat["player"]: i
-                    for i, seat in enumerate(table.record.seats)
-                    if seat.get("player") is not None
-                }
-                gone.append(table_id)
-        if gone:
-            log.info("archived %d idle tables", len(gone))
-        return gone
-
-    def unfinished_from(self, address: str) -> int:
-        """Unfinished tables created from `address` since the server started."""
-        for table_id in [t for t in self.by_address if t not in self.live]:
-            del self.by_address[table_id]  # archived: no longer counted
-        return sum(1 for table_id, a in self.by_address.items()
-                   if a == address and not self.live[table_id].record.finished)  # fmt: skip
-
-    async def sweep(self, every: float = 60.0) -> None:
-        while True:
-            await asyncio.sleep(every)
-            self.archive_idle()
-
-    def summaries(self) -> list[dict[str, Any]]:
-        """The lobby's list: tables waiting for players, then those in play, then the last
-        finished ones, newest first in each; tables set aside are listed as unavailable."""
-        lines = [t.summary() for t in reversed(list(self.live.values()))]
-        order = {"waiting": 0, "playing": 1, "finished": 2}
-        lines.sort(key=lambda x: order[x["status"]])  # stable: newest first in each
-        finished = [x for x in lines if x["status"] == "finished"][:FINISHED_LISTED]
-        out = [x for x in lines if x["status"] != "finished"] + finished
-        archived = sorted(self.archived_summaries.values(), key=lambda x: -x["created"])
-        out += [{**x, "status": "archived"} for x in archived[:FINISHED_LISTED]]
-        out += [{"id": table_id, "available": False, "reason": reason}
-                for table_id, reason in self.broken.items()]  # fmt: skip
-        return out
-
-    def start(self) -> None:
-        for table in self.live.values():
-            table.kick()
 
 
 class SocketWire:
@@ -178,7 +69,10 @@ class SocketWire:
         await self.ws.close(code=code)
 
 
-def create_app(store: Store, limits: Limits | None = None) -> Starlette:
+def create_app(
+    store: Store, limits: Limits | None = None, cluster: Cluster | None = None
+) -> Starlette:
+    """The server; with `cluster`, one node of several sharing a PostgreSQL database."""
     tables = Tables(store)
     limits = Limits() if limits is None else limits
     connections = Connections(limits.connections_per_address)
@@ -188,15 +82,27 @@ def create_app(store: Store, limits: Limits | None = None) -> Starlette:
     replays = Replays()
     joining = asyncio.Semaphore(1)
     accepting = asyncio.Semaphore(1)
+    monitor = install(store, Monitor())  # /health, /ready, /metrics: this app's own registry
+    monitor.count_tables(lambda: len(tables.live))
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         budget = logs.install()  # here: after uvicorn has set its logging up
-        tables.restore_all()
-        tables.start()
-        sweeper = asyncio.get_running_loop().create_task(tables.sweep())
+        loop = asyncio.get_running_loop()
+        if cluster is None:
+            tables.restore_all()
+            tables.start()
+        else:  # a node takes its tables as they are claimed, and hands them over on SIGTERM
+            keeping = loop.create_task(cluster.run(tables))
+            _drain_on_sigterm(loop, cluster, tables)
+        monitor.restored()  # ready (/ready) once the tables are restored
+        sweeper = loop.create_task(tables.sweep())
         yield
         sweeper.cancel()
+        if cluster is not None:
+            keeping.cancel()
+            if not cluster.draining:
+                await cluster.drain(tables)
         for t in tables.live.values():
             t.close()
         budget.flush()
@@ -216,7 +122,10 @@ def create_app(store: Store, limits: Limits | None = None) -> Starlette:
             table_id = request.path_params["table_id"]
             if table_id in tables.broken:
                 return missing_page(503, UNAVAILABLE_PAGE)
-            if await tables.get(table_id) is None:
+            if cluster is not None:  # kept by any node: the page's socket finds which
+                if await asyncio.to_thread(store.table, table_id) is None:
+                    return missing_page(404, NO_TABLE_PAGE)
+            elif await tables.get(table_id) is None:
                 return missing_page(404, NO_TABLE_PAGE)
             return FileResponse(str(STATIC / name), media_type="text/html")
 
@@ -370,10 +279,12 @@ def create_app(store: Store, limits: Limits | None = None) -> Starlette:
                          f"at most {limits.connections_per_address} connections from one "
                          "address")  # fmt: skip
             return
+        monitor.connections.inc()
         try:
             await play(ws, outbox, ws.path_params["table_id"], address)
         finally:
             connections.release(address)
+            monitor.connections.dec()
 
     async def refuse(ws: WebSocket, outbox: Outbox, code: int, reason: str, message: str) -> None:
         """Say why, then close (and wait for the close to leave: the handler ends after)."""
@@ -389,15 +300,25 @@ def create_app(store: Store, limits: Limits | None = None) -> Starlette:
             await refuse(ws, outbox, CLOSE_UNAVAILABLE, "unavailable",
                          "this table is unavailable: the server could not rebuild it")  # fmt: skip
             return
-        table = await tables.get(table_id)
-        if table is None:
+        found: LiveTable | Moved | None
+        if cluster is None:
+            found = await tables.get(table_id)
+        else:
+            found = await cluster.locate(tables, table_id)
+        if found is None:
             await refuse(ws, outbox, CLOSE_NO_TABLE, "no_table", "there is no such table")
             return
+        if not isinstance(found, LiveTable):  # another node keeps it: reconnect there
+            outbox.put({"op": "moved", "v": 1, "to": found.to})
+            await refuse(ws, outbox, CLOSE_MOVED, "moved", "this table is kept by another node")
+            return
+        table = found
         client: Client | None = None
         flood = Flood(limits)
         try:
             while not outbox.closed:
                 frame = await ws.receive()
+                arrived = time.perf_counter()
                 if frame["type"] == "websocket.disconnect":
                     break
                 allowed = flood.allow()
@@ -426,6 +347,7 @@ def create_app(store: Store, limits: Limits | None = None) -> Starlette:
                         if client is None:
                             raise ProtocolError("no_hello", "say hello first")
                         await table.act(client, msg)
+                        monitor.answered(arrived)
                         flood.refund()  # an accepted answer: the game paces those
                     elif isinstance(msg, Chat):
                         if client is None:
@@ -463,14 +385,32 @@ def create_app(store: Store, limits: Limits | None = None) -> Starlette:
         *lobby.routes(),
         Route("/api/board", board),
         Route("/api/status", status),
+        *monitor.routes(store),
         WebSocketRoute("/ws/{table_id}", socket),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.tables = tables
+    app.state.monitor = monitor
     app.add_middleware(HttpBudget, per_second=limits.http_per_second, burst=limits.http_burst)
     app.add_middleware(SecurityHeaders)
     return app
+
+
+def _drain_on_sigterm(loop: asyncio.AbstractEventLoop, cluster: Cluster, tables: Tables) -> None:
+    """On SIGTERM a node first hands its tables over, then lets uvicorn stop as it would: a
+    deploy interrupts no game (the clients reconnect through the front door)."""
+    previous = signal.getsignal(signal.SIGTERM)
+
+    async def drain_then_stop() -> None:
+        await cluster.drain(tables)
+        if callable(previous):
+            previous(signal.SIGTERM, None)
+
+    def on_sigterm(signum: int, frame: Any) -> None:
+        loop.call_soon_threadsafe(lambda: spawn(drain_then_stop()))
+
+    signal.signal(signal.SIGTERM, on_sigterm)
 
 
 def missing_page(status: int, message: str) -> Response:
@@ -486,15 +426,38 @@ def missing_page(status: int, message: str) -> Response:
     return HTMLResponse(body, status_code=status)
 
 
-def serve(host: str, port: int, db: str, limits: Limits | None = None) -> None:
+@dataclass(frozen=True)
+class Node:
+    """`--node NAME`: this server is one node of several (needs PostgreSQL)."""
+
+    name: str
+    address: str  # where clients reach this node: a proxy route (/node/NAME) or http://host:port
+    lease: float = 10.0
+
+
+def serve(
+    host: str, port: int, db: str, limits: Limits | None = None, node: Node | None = None
+) -> None:
     import uvicorn
 
     limits = Limits() if limits is None else limits
     store = open_store(db)  # a StoreError (one line) if it cannot be used
-    print(f"Jamaica is served on http://{host}:{port}/ (games kept in {db})", flush=True)
+    cluster = None
+    if node is not None:
+        from .cluster import Cluster
+        from .store_pg import PostgresStore
+
+        if not isinstance(store, PostgresStore):
+            raise StoreError("--node needs a PostgreSQL database (--db postgresql://…)")
+        if not (node.name and len(node.name) <= 64 and node.name.replace("-", "").isalnum()):
+            raise StoreError("--node must be 1 to 64 letters, digits or dashes")
+        cluster = Cluster(store, node.name, node.address, node.lease)
+    where = f"node {node.name} of the service on {safe_url(db)}" if node else f"games kept in {db}"
+    print(f"Jamaica is served on http://{host}:{port}/ ({where})", flush=True)
     trusted = ",".join(limits.trusted_proxies)
     # No per-message compression: updates are a few kilobytes, and compressing each one once
     # per connection would cost the server's CPU for every spectator (one encoding is shared).
-    uvicorn.run(create_app(store, limits), host=host, port=port, ws_max_size=MAX_MESSAGE * 4,
-                ws_per_message_deflate=False, log_level="warning", proxy_headers=bool(trusted),
+    uvicorn.run(create_app(store, limits, cluster), host=host, port=port,
+                ws_max_size=MAX_MESSAGE * 4, ws_per_message_deflate=False, log_level="warning",
+                proxy_headers=bool(trusted),
                 forwarded_allow_ips=trusted or None)  # fmt: skip

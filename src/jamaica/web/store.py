@@ -12,27 +12,32 @@ row that makes no sense (bad JSON, wrong types) is a ValueError naming its table
 
 from __future__ import annotations
 
-import contextlib
 import json
 import math
-import os
-import sqlite3
-import sys
-import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol
 
-T = TypeVar("T")
+from .schema import LATEST, VERSION_TABLE, migrations
 
 BY_KINDS = ("player", "bot", "chance", "timeout")
 
 
+class Keep:
+    """`deadline=KEEP`: leave the stored deadline as it is."""
+
+
+KEEP = Keep()
+
+
 class StoreError(ValueError):
     """The storage failed or cannot be used; the message is one line for the operator."""
+
+
+class NotOwner(StoreError):
+    """Another node has taken the table over: this node may no longer write its decisions."""
 
 
 @dataclass
@@ -47,6 +52,7 @@ class TableRecord:
     started: bool = True  # False while open seats wait for players
     creator: str | None = None  # the player who made it (may start it early)
     rematch: str | None = None  # the rematch table, once someone asked for one
+    deadline: float | None = None  # when the pending question's time runs out (epoch seconds)
 
 
 @dataclass
@@ -81,9 +87,13 @@ class Store(Protocol):
     def actions(self, table_id: str) -> list[ActionRow]: ...
     def append(self, table_id: str, row: ActionRow) -> None: ...
     def append_many(
-        self, table_id: str, rows: list[ActionRow], *, finish: bool = False
-    ) -> None: ...
-    def append_batch(self, batch: list[tuple[str, list[ActionRow], bool]]) -> None: ...
+        self, table_id: str, rows: list[ActionRow], *, finish: bool = False,
+        deadline: float | Keep | None = KEEP,
+    ) -> None: ...  # fmt: skip
+    def append_batch(
+        self, batch: list[tuple[str, list[ActionRow], bool]],
+        deadlines: dict[str, float | None] | None = None,
+    ) -> None: ...  # fmt: skip
     def save_early(self, table_id: str, round_: int, seat: int, action: int) -> None: ...
     def early_choices(self, table_id: str, round_: int) -> dict[int, int]: ...
     def finish(self, table_id: str) -> None: ...
@@ -96,363 +106,272 @@ class Store(Protocol):
     def close(self) -> None: ...
 
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS tables (
-    id TEXT PRIMARY KEY,
-    config TEXT NOT NULL,
-    seats TEXT NOT NULL,
-    seed INTEGER NOT NULL,
-    seconds_per_decision REAL,
-    created REAL NOT NULL,
-    finished INTEGER NOT NULL DEFAULT 0
-);
-CREATE TABLE IF NOT EXISTS actions (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    seq INTEGER NOT NULL,
-    action INTEGER NOT NULL,
-    by TEXT NOT NULL,
-    at REAL NOT NULL,
-    PRIMARY KEY (table_id, seq)
-);
-CREATE TABLE IF NOT EXISTS early_choices (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    round INTEGER NOT NULL,
-    seat INTEGER NOT NULL,
-    action INTEGER NOT NULL,
-    PRIMARY KEY (table_id, round, seat)
-);
-CREATE TABLE IF NOT EXISTS players (
-    id TEXT PRIMARY KEY,
-    name TEXT NOT NULL,
-    key_hash TEXT NOT NULL UNIQUE,
-    created REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS chat (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    seq INTEGER NOT NULL,
-    at REAL NOT NULL,
-    seat INTEGER,
-    name TEXT NOT NULL,
-    text TEXT NOT NULL,
-    PRIMARY KEY (table_id, seq)
-);
-"""
-# Columns added to `tables` since the first version: added to an older database when it opens.
-_ADDED_COLUMNS = (
-    ("started", "INTEGER NOT NULL DEFAULT 1"),
-    ("creator", "TEXT"),
-    ("rematch", "TEXT"),
-)
+# What the two back-ends share: every query below is plain SQL both understand, with `?` marks
+# (PostgreSQL's store turns them into `%s`).
 _TABLE_COLUMNS = (
-    "id, config, seats, seed, seconds_per_decision, created, finished, started, creator, rematch"
+    "id, config, seats, seed, seconds_per_decision, created, finished, started, creator, rematch,"
+    " deadline"
 )
-_COLUMNS = (
-    "SELECT id, config, seats, seed, seconds_per_decision, created, finished FROM tables LIMIT 0",
-    "SELECT table_id, seq, action, by, at FROM actions LIMIT 0",
-)
+_INSERT_ACTION = "INSERT INTO actions (table_id, seq, action, by, at) VALUES (?, ?, ?, ?, ?)"
+_FINISH = "UPDATE tables SET finished = 1 WHERE id = ?"
 
 
-def _one_line(e: BaseException) -> str:
+def one_line(e: BaseException) -> str:
     text = str(e).strip()
     return text.splitlines()[0] if text else type(e).__name__
 
 
-class _FileLock:
-    """An exclusive lock for as long as the store is open: one server per database file. It is
-    taken on the database file itself (whatever path, symlink or hard link names it) and on
-    `REAL_PATH.lock` beside it, which also holds the owner's pid for the error message (and is
-    the lock older servers take). The kernel drops both when the process ends, even by
-    `kill -9`. (flock, not fcntl: SQLite's own POSIX locks on the file are not disturbed.)"""
+def safe_url(url: str) -> str:
+    """A database URL without its password, for messages and logs."""
+    head, at, tail = url.rpartition("@")
+    scheme, _, user = head.partition("//")
+    if not at or ":" not in user:
+        return url
+    return f"{scheme}//{user.split(':', 1)[0]}:***@{tail}"
 
-    def __init__(self, db_path: str) -> None:
-        real = os.path.realpath(db_path)
-        self.path = real + ".lock"
-        self._fds: list[int] = []
-        if sys.platform == "win32":  # no flock; one server per file is up to the operator
+
+class Tx(Protocol):
+    """One transaction of a back-end: queries with `?` marks; `run` returns the rows, if any."""
+
+    def run(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]: ...
+    def run_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None: ...
+
+
+class SQLStore:
+    """The store's operations in SQL; a back-end supplies `_write` (one transaction, committed
+    whole or rolled back whole, every failure a StoreError) and `_read` (one query)."""
+
+    def _write(self) -> AbstractContextManager[Tx]:
+        raise NotImplementedError
+
+    def _read(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        raise NotImplementedError
+
+    def _now(self) -> float:
+        return time.time()
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    _TABLE_EXISTS = ""  # a back-end's query: one row if the table named `?` exists
+
+    def _has_table(self, name: str) -> bool:
+        return bool(self._read(self._TABLE_EXISTS, (name,)))
+
+    def _lock_schema(self, db: Tx) -> None:
+        """Keep two processes from migrating at once (where the back-end allows several)."""
+
+    # --- the schema's version ---------------------------------------------------------------------
+    def schema_version(self) -> int | None:
+        """The database's schema version; None for a database without one."""
+        if not self._has_table("schema_version"):
+            return None
+        rows = self._read("SELECT version FROM schema_version")
+        if len(rows) != 1 or type(rows[0][0]) is not int:
+            raise StoreError("the database's schema_version table is damaged")
+        return int(rows[0][0])
+
+    def upgrade(self) -> list[int]:
+        """Apply every migration the database lacks, each in its own transaction; the versions
+        applied (none if it is up to date)."""
+        applied: list[int] = []
+        while True:
+            with self._write() as db:
+                self._lock_schema(db)
+                if not db.run(self._TABLE_EXISTS, ("schema_version",)):
+                    db.run(VERSION_TABLE)
+                    db.run("INSERT INTO schema_version (version) VALUES (0)")
+                version = int(db.run("SELECT version FROM schema_version")[0][0])
+                if version >= LATEST:
+                    return applied
+                step = migrations()[version]
+                for statement in step.statements:
+                    db.run(statement)
+                db.run("UPDATE schema_version SET version = ?", (step.version,))
+            applied.append(step.version)
+
+    def check_schema(self, *, upgrade: bool) -> None:
+        """Refuse a database at a schema this code does not know (newer, or not jamaica's); an
+        empty database gets the schema; an older one is upgraded only if `upgrade`."""
+        version = self.schema_version()
+        if version is None:
+            if self._has_table("tables"):
+                self._adopt()
+            self.upgrade()
             return
-        try:
-            for path in (self.path, real):
-                self._take(path, db_path)
-        except BaseException:
-            self.release()
-            raise
-        os.ftruncate(self._fds[0], 0)
-        os.pwrite(self._fds[0], f"{os.getpid()}\n".encode(), 0)
-
-    def _take(self, path: str, db_path: str) -> None:
-        import fcntl
-
-        try:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-        except OSError as e:
+        if version > LATEST:
             raise StoreError(
-                f"cannot open the database {db_path}: cannot open {path}: {e.strerror}"
-            ) from None
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            os.close(fd)
-            owner = "unknown"
-            with contextlib.suppress(OSError), open(self.path, "rb") as f:
-                owner = f.read(32).decode("ascii", "replace").strip() or owner
-            raise StoreError(
-                f"the database {db_path} is in use by another jamaica server (pid {owner})"
-            ) from None
-        self._fds.append(fd)
+                f"the database's schema is version {version}, newer than this jamaica knows "
+                f"({LATEST}): run a newer jamaica"
+            )
+        if version < LATEST:
+            if not upgrade:
+                raise StoreError(
+                    f"the database's schema is version {version}, this jamaica needs {LATEST}: "
+                    "run `jamaica db upgrade --db URL` first"
+                )
+            self.upgrade()
 
-    def release(self) -> None:
-        """Drop the locks (after the database is closed: closing a descriptor of the database
-        file drops every POSIX lock this process holds on it)."""
-        for fd in self._fds:
-            os.close(fd)  # closing the descriptor drops the lock
-        self._fds = []
+    def _adopt(self) -> None:
+        """A database from before schema versions: refused unless a back-end can adopt it."""
+        raise StoreError("it has tables but no schema version: it is not a jamaica database")
 
-
-class SQLiteStore:
-    """SQLite in WAL mode with full fsync: a committed decision survives `kill -9`.
-
-    Opening takes the database's lock (`FILE.lock`) and checks the file is a jamaica database;
-    either failure is a StoreError. Every write is one transaction, committed only if the file
-    opened at start is still the one at its path."""
-
-    def __init__(self, path: str | Path) -> None:
-        self.path = str(path)
-        self._lock = threading.Lock()
-        self._memory = self.path == ":memory:" or self.path.startswith("file:")
-        self._file_lock = None if self._memory else _FileLock(self.path)
-        try:
-            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        except sqlite3.Error as e:
-            self._release()
-            raise StoreError(f"cannot open the database {self.path}: {_one_line(e)}") from None
-        try:
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.executescript(SCHEMA)
-            for query in _COLUMNS:  # a file with other tables of these names is not ours
-                self._db.execute(query)
-            have = {row[1] for row in self._db.execute("PRAGMA table_info(tables)")}
-            for column, kind in _ADDED_COLUMNS:
-                if column not in have:
-                    self._db.execute(f"ALTER TABLE tables ADD COLUMN {column} {kind}")
-            self._identity = None if self._memory else self._stat()
-        except (sqlite3.Error, OSError) as e:
-            self._db.close()
-            self._release()
-            why = _one_line(e)
-            if isinstance(e, sqlite3.OperationalError) and "no such column" in why:
-                why = f"it is not a jamaica database ({why})"
-            raise StoreError(f"cannot open the database {self.path}: {why}") from None
-
-    @staticmethod
-    def from_url(url: str) -> SQLiteStore:
-        prefix = "sqlite:///"
-        if not url.startswith(prefix):
-            raise StoreError(f"--db must look like sqlite:///FILE, not {url!r}")
-        return SQLiteStore(url[len(prefix) :] or ":memory:")
-
-    def _release(self) -> None:
-        if self._file_lock is not None:
-            self._file_lock.release()
-            self._file_lock = None
-
-    def _stat(self) -> tuple[int, int]:
-        st = os.stat(self.path)
-        return st.st_dev, st.st_ino
-
-    def _check_file(self) -> None:
-        """The file opened at start must still be at its path: a commit into a deleted or
-        replaced file would be acknowledged and then lost at the next start."""
-        if self._identity is None:
-            return
-        try:
-            identity = self._stat()
-        except FileNotFoundError:
-            raise StoreError(f"the database file {self.path} has been removed") from None
-        except OSError as e:
-            raise StoreError(f"cannot check the database file {self.path}: {e.strerror}") from None
-        if identity != self._identity:
-            raise StoreError(f"the database file {self.path} has been replaced by another file")
-
-    # --- writes: one transaction each, rolled back whole on any failure --------------------------
-    @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
-            db = self._db
-            try:
-                db.execute("BEGIN IMMEDIATE")
-            except sqlite3.Error as e:
-                raise StoreError(f"cannot write to the database: {_one_line(e)}") from None
-            try:
-                yield db
-                self._check_file()
-                db.execute("COMMIT")
-            except BaseException as e:
-                try:
-                    if db.in_transaction:
-                        db.execute("ROLLBACK")
-                except sqlite3.Error:
-                    pass  # the transaction is gone already (SQLite rolled it back itself)
-                if isinstance(e, sqlite3.Error):
-                    raise StoreError(f"cannot write to the database: {_one_line(e)}") from None
-                raise
-
+    # --- writes -----------------------------------------------------------------------------------
     def create_table(self, table: TableRecord) -> None:
         with self._write() as db:
-            db.execute(
-                f"INSERT INTO tables ({_TABLE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            db.run(
+                f"INSERT INTO tables ({_TABLE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (table.id, json.dumps(table.config), json.dumps(table.seats), table.seed,
                  table.seconds_per_decision, table.created, int(table.finished),
-                 int(table.started), table.creator, table.rematch),
+                 int(table.started), table.creator, table.rematch, table.deadline),
             )  # fmt: skip
+            self._created(db, table.id)
+
+    def _created(self, db: Tx, table_id: str) -> None:
+        """A back-end shared by several nodes makes the new table this node's (same
+        transaction: no other node can take it before it is owned)."""
 
     def update_table(self, table: TableRecord) -> None:
         """A table's seats (taken, replaced), whether it has started, and its rematch."""
         with self._write() as db:
-            db.execute(
+            db.run(
                 "UPDATE tables SET seats = ?, started = ?, rematch = ? WHERE id = ?",
                 (json.dumps(table.seats), int(table.started), table.rematch, table.id),
             )
 
     def create_player(self, player: PlayerRecord) -> None:
         with self._write() as db:
-            db.execute(
-                "INSERT INTO players VALUES (?, ?, ?, ?)",
+            db.run(
+                "INSERT INTO players (id, name, key_hash, created) VALUES (?, ?, ?, ?)",
                 (player.id, player.name, player.key_hash, player.created),
             )
 
     def rename_player(self, player_id: str, name: str) -> None:
         with self._write() as db:
-            db.execute("UPDATE players SET name = ? WHERE id = ?", (name, player_id))
-
-    def player_by_key(self, key_hash: str) -> PlayerRecord | None:
-        row = self._read(
-            lambda db: db.execute(
-                "SELECT id, name, key_hash, created FROM players WHERE key_hash = ?", (key_hash,)
-            ).fetchone()
-        )
-        if row is None:
-            return None
-        return PlayerRecord(str(row[0]), str(row[1]), str(row[2]), float(row[3]))
+            db.run("UPDATE players SET name = ? WHERE id = ?", (name, player_id))
 
     def add_chat(self, table_id: str, row: ChatRow, keep: int | None = None) -> None:
         """Store a chat line; with `keep`, only the newest `keep` lines of its kind (players'
         lines, spectators' lines) stay: a table's chat is bounded and never full."""
         with self._write() as db:
-            db.execute(
-                "INSERT INTO chat VALUES (?, ?, ?, ?, ?, ?)",
+            db.run(
+                "INSERT INTO chat (table_id, seq, at, seat, name, text) VALUES (?, ?, ?, ?, ?, ?)",
                 (table_id, row.seq, row.at, row.seat, row.name, row.text),
             )
             if keep is not None:
                 kind = "seat IS NULL" if row.seat is None else "seat IS NOT NULL"
-                db.execute(
+                db.run(
                     f"DELETE FROM chat WHERE table_id = ? AND {kind} AND seq <= ("
                     f"SELECT seq FROM chat WHERE table_id = ? AND {kind} "
                     "ORDER BY seq DESC LIMIT 1 OFFSET ?)",
                     (table_id, table_id, keep),
                 )
 
-    def chat(self, table_id: str, limit: int) -> list[ChatRow]:
-        """The table's last `limit` chat messages, oldest first."""
-        rows = self._read(
-            lambda db: db.execute(
-                "SELECT seq, at, seat, name, text FROM chat WHERE table_id = ? "
-                "ORDER BY seq DESC LIMIT ?",
-                (table_id, limit),
-            ).fetchall()
-        )
-        return [ChatRow(int(q), float(a), None if st is None else int(st), str(n), str(t))
-                for q, a, st, n, t in reversed(rows)]  # fmt: skip
-
     def append(self, table_id: str, row: ActionRow) -> None:
         self.append_many(table_id, [row])
 
-    def append_many(self, table_id: str, rows: list[ActionRow], *, finish: bool = False) -> None:
+    def append_many(
+        self, table_id: str, rows: list[ActionRow], *, finish: bool = False,
+        deadline: float | Keep | None = KEEP,
+    ) -> None:  # fmt: skip
         """Several decisions in one transaction (one sync to disk); with `finish`, the table is
-        marked finished in the same transaction."""
-        now = time.time()
+        marked finished in the same transaction; `deadline`: the next question's."""
+        deadlines = {} if isinstance(deadline, Keep) else {table_id: deadline}
+        self.append_batch([(table_id, rows, finish)], deadlines)
+
+    def append_batch(
+        self, batch: list[tuple[str, list[ActionRow], bool]],
+        deadlines: dict[str, float | None] | None = None,
+    ) -> None:  # fmt: skip
+        """Several tables' decisions (table id, rows, finished) in one transaction: one sync to
+        disk for all of them (group commit). All or nothing. `deadlines`: when the question
+        that follows runs out of time, per table (None: not timed), stored with the rows so that
+        another node that takes the table over keeps the clock."""
+        now = self._now()
         with self._write() as db:
-            db.executemany(
-                "INSERT INTO actions VALUES (?, ?, ?, ?, ?)",
-                [(table_id, r.seq, r.action, r.by, now) for r in rows],
-            )
-            if finish:
-                db.execute("UPDATE tables SET finished = 1 WHERE id = ?", (table_id,))
+            for table_id, rows, finish in batch:
+                self._check_owner(db, table_id)
+                db.run_many(_INSERT_ACTION, [(table_id, r.seq, r.action, r.by, now) for r in rows])
+                if finish:
+                    db.run(_FINISH, (table_id,))
+            for table_id, deadline in (deadlines or {}).items():
+                db.run("UPDATE tables SET deadline = ? WHERE id = ?", (deadline, table_id))
+
+    def _check_owner(self, db: Tx, table_id: str) -> None:
+        """Fencing, for back-ends shared by several nodes: raise unless this node still owns the
+        table (checked in the transaction that writes). One server per SQLite file: nothing."""
 
     def save_early(self, table_id: str, round_: int, seat: int, action: int) -> None:
         """A card chosen before the engine asks for it (simultaneous choice), kept until then."""
         with self._write() as db:
-            db.execute(
-                "INSERT OR REPLACE INTO early_choices VALUES (?, ?, ?, ?)",
+            self._check_owner(db, table_id)
+            db.run(
+                "INSERT INTO early_choices (table_id, round, seat, action) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (table_id, round, seat) DO UPDATE SET action = excluded.action",
                 (table_id, round_, seat, action),
             )
+
+    def finish(self, table_id: str) -> None:
+        with self._write() as db:
+            db.run(_FINISH, (table_id,))
+
+    def write(self) -> AbstractContextManager[Tx]:
+        """One transaction for bulk work (`jamaica db copy`)."""
+        return self._write()
+
+    # --- reads ------------------------------------------------------------------------------------
+    def rows(self, sql: str) -> list[tuple[Any, ...]]:
+        """A whole query's rows (`jamaica db copy`; the SQL is the program's, never a client's)."""
+        return self._read(sql)
+
+    def count(self, table: str) -> int:
+        return int(self._read(f"SELECT count(*) FROM {table}")[0][0])
+
+    def player_by_key(self, key_hash: str) -> PlayerRecord | None:
+        rows = self._read(
+            "SELECT id, name, key_hash, created FROM players WHERE key_hash = ?", (key_hash,)
+        )
+        if not rows:
+            return None
+        row = rows[0]
+        return PlayerRecord(str(row[0]), str(row[1]), str(row[2]), float(row[3]))
+
+    def chat(self, table_id: str, limit: int) -> list[ChatRow]:
+        """The table's last `limit` chat messages, oldest first."""
+        rows = self._read(
+            "SELECT seq, at, seat, name, text FROM chat WHERE table_id = ? "
+            "ORDER BY seq DESC LIMIT ?",
+            (table_id, limit),
+        )
+        return [ChatRow(int(q), float(a), None if st is None else int(st), str(n), str(t))
+                for q, a, st, n, t in reversed(rows)]  # fmt: skip
 
     def early_choices(self, table_id: str, round_: int) -> dict[int, int]:
         """The cards chosen early in that round: seat -> action id."""
         rows = self._read(
-            lambda db: db.execute(
-                "SELECT seat, action FROM early_choices WHERE table_id = ? AND round = ?",
-                (table_id, round_),
-            ).fetchall()
+            "SELECT seat, action FROM early_choices WHERE table_id = ? AND round = ?",
+            (table_id, round_),
         )
         return {int(seat): int(action) for seat, action in rows}
-
-    def append_batch(self, batch: list[tuple[str, list[ActionRow], bool]]) -> None:
-        """Several tables' decisions (table id, rows, finished) in one transaction: one sync to
-        disk for all of them (group commit). All or nothing."""
-        now = time.time()
-        with self._write() as db:
-            for table_id, rows, finish in batch:
-                db.executemany(
-                    "INSERT INTO actions VALUES (?, ?, ?, ?, ?)",
-                    [(table_id, r.seq, r.action, r.by, now) for r in rows],
-                )
-                if finish:
-                    db.execute("UPDATE tables SET finished = 1 WHERE id = ?", (table_id,))
-
-    def finish(self, table_id: str) -> None:
-        with self._write() as db:
-            db.execute("UPDATE tables SET finished = 1 WHERE id = ?", (table_id,))
-
-    # --- reads ------------------------------------------------------------------------------------
-    def _read(self, query: Callable[[sqlite3.Connection], T]) -> T:
-        with self._lock:
-            try:
-                return query(self._db)
-            except sqlite3.Error as e:
-                raise StoreError(f"cannot read the database: {_one_line(e)}") from None
 
     def table_ids(self) -> list[str]:
         """Every table's id, oldest first; read each with `table` (one bad row spoils only its
         own table)."""
-        rows = self._read(
-            lambda db: db.execute("SELECT id FROM tables ORDER BY created").fetchall()
-        )
-        return [str(r[0]) for r in rows]
+        return [str(r[0]) for r in self._read("SELECT id FROM tables ORDER BY created, id")]
 
     def tables(self) -> list[TableRecord]:
-        rows = self._read(
-            lambda db: db.execute(
-                f"SELECT {_TABLE_COLUMNS} FROM tables ORDER BY created"
-            ).fetchall()
-        )
+        rows = self._read(f"SELECT {_TABLE_COLUMNS} FROM tables ORDER BY created, id")
         return [_record(r) for r in rows]
 
     def table(self, table_id: str) -> TableRecord | None:
         """The table, None if there is none; a ValueError naming the table if its row is bad."""
-        row = self._read(
-            lambda db: db.execute(
-                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,)
-            ).fetchone()
-        )
-        return None if row is None else _record(row)
+        rows = self._read(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,))
+        return _record(rows[0]) if rows else None
 
     def actions(self, table_id: str) -> list[ActionRow]:
         """The table's decisions in order; a ValueError naming the table for a bad row."""
         rows = self._read(
-            lambda db: db.execute(
-                "SELECT seq, action, by FROM actions WHERE table_id = ? ORDER BY seq", (table_id,)
-            ).fetchall()
+            "SELECT seq, action, by FROM actions WHERE table_id = ? ORDER BY seq", (table_id,)
         )
         out = []
         for seq, action, by in rows:
@@ -464,16 +383,11 @@ class SQLiteStore:
             out.append(ActionRow(seq, action, by))
         return out
 
-    def close(self) -> None:
-        with self._lock:
-            self._db.close()
-            self._release()
-
 
 def _record(row: tuple[Any, ...]) -> TableRecord:
     """A table's row as a record; a ValueError naming the table if the row makes no sense."""
     table_id, config_text, seats_text, seed, limit, created, finished, started = row[:8]
-    creator, rematch = row[8:10]
+    creator, rematch, deadline = row[8:11]
 
     def bad(what: str) -> ValueError:
         return ValueError(f"table {table_id}: bad stored {what}")
@@ -482,7 +396,7 @@ def _record(row: tuple[Any, ...]) -> TableRecord:
         config = json.loads(config_text)
         seats = json.loads(seats_text)
     except (TypeError, ValueError, RecursionError) as e:
-        raise bad(f"settings ({_one_line(e)})") from None
+        raise bad(f"settings ({one_line(e)})") from None
     if not isinstance(config, dict):
         raise bad("settings (not an object)")
     if not isinstance(seats, list) or not all(
@@ -506,11 +420,10 @@ def _record(row: tuple[Any, ...]) -> TableRecord:
         raise bad("start or creator")
     if not isinstance(rematch, str | None):
         raise bad("rematch")
+    if deadline is not None and (
+        not isinstance(deadline, int | float) or not math.isfinite(deadline)
+    ):
+        raise bad(f"deadline {deadline!r}")
     return TableRecord(str(table_id), config, seats, seed, limit, float(created), bool(finished),
-                       bool(started), creator, rematch)  # fmt: skip
-
-
-def open_store(url: str) -> Store:
-    """The store for `--db URL` (`sqlite:///FILE`); a StoreError with a one-line message if it
-    cannot be used (bad URL, not a database, in use by another server, unreadable)."""
-    return SQLiteStore.from_url(url)
+                       bool(started), creator, rematch,
+                       None if deadline is None else float(deadline))  # fmt: skip

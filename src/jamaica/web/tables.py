@@ -29,6 +29,7 @@ from ..session import GameSession, Seat, clean_name
 from . import seating
 from .chat import KEPT, SPECTATORS_BURST, ChatLimit, chat_text
 from .committer import committer
+from .health import monitor_of
 from .outbox import Outbox, encode, spawn
 from .pacing import Pace
 from .players import Player
@@ -41,6 +42,7 @@ log = logging.getLogger("jamaica.web")
 
 BOT_DEADLINE = 30.0  # seconds a bot may think before the fallback bot decides instead
 STORAGE_RETRY = 2.0  # seconds before a table retries a decision it could not store
+RESTORED_GRACE = 10.0  # seconds a kept clock gives at least, after a restart or a takeover
 SPECTATORS_EVERY = 0.25  # seconds between two updates to a table's spectators, at least
 TIMEOUTS_BEFORE_BOT = 3  # times in a row a player runs out of time before a bot takes over
 
@@ -107,6 +109,7 @@ class LiveTable(Social):
         self.early_round = -1
         self.deadline_at: float | None = None  # epoch ms when the human to move runs out of time
         self._timer_turn = -1
+        self._deadline_turn = -1  # the turn whose question record.deadline belongs to
         self.touched = record.created  # the last decision (or creation) time
         self.chat: list[ChatRow] = store.chat(record.id, KEPT)
         self.chat_seq = self.chat[-1].seq + 1 if self.chat else 0
@@ -186,6 +189,7 @@ class LiveTable(Social):
             except (ValueError, TypeError) as e:
                 raise ValueError(f"table {record.id}: decision {row.seq}: {e}") from None
         table.early_round = s.rnd
+        table._deadline_turn = len(s.history)  # the stored deadline is the last question's
         for p, action in store.early_choices(record.id, s.rnd).items():
             if 0 <= p < s.n and s.chosen[p] < 0 and (T_CHOOSE, p) in s.stack:
                 table.early[p] = Action.from_id(action)
@@ -392,15 +396,20 @@ class LiveTable(Social):
             rows.append(ActionRow(len(s.history), int(early), "player"))
             s.apply(early)
             taken.append(who)
+        deadline = self._deadline_after(s)
         try:  # group commit, in a thread: the disk's sync never stops the other tables
-            await committer(self.store).commit(self.id, rows, s.is_terminal())
+            with monitor_of(self.store).commit_seconds.time():
+                await committer(self.store).commit(self.id, rows, s.is_terminal(), deadline)
         except Exception as e:
             self._storage_failed(e)
             raise StorageFailed(str(e)) from None
+        monitor_of(self.store).stored(rows)
         if self.storage_error is not None:
             log.warning("table %s: storage works again", self.id)
             self.storage_error = None
         self.session.state = s
+        self.record.deadline = deadline
+        self._deadline_turn = len(s.history)
         for who in taken:
             self.early.pop(who, None)
         self._arm_timer()  # before anyone is told of the new question: its deadline goes with it
@@ -495,9 +504,23 @@ class LiveTable(Social):
         if not self.record.started:
             return
         self._timer_turn = turn
-        self.deadline_at = round((time.time() + limit) * 1000)
+        now = time.time()
+        deadline = self.record.deadline if self._deadline_turn == turn else None
+        if deadline is None:  # e.g. the game has just started: the clock starts now
+            deadline = now + limit
+        else:  # stored with the question, kept by a restart or another node (after a grace)
+            deadline = max(deadline, now + min(limit, RESTORED_GRACE))
+        self.deadline_at = round(deadline * 1000)
         loop = asyncio.get_running_loop()
-        self._timer = loop.call_later(limit, lambda: spawn(self._time_out(turn)))
+        self._timer = loop.call_later(deadline - now, lambda: spawn(self._time_out(turn)))
+
+    def _deadline_after(self, s: State) -> float | None:
+        """When the question of `s` runs out of time, if a human with a clock must answer it."""
+        limit = self.record.seconds_per_decision
+        who = s.current_player()
+        if limit is None or not self.record.started or s.is_terminal() or who < 0:
+            return None
+        return time.time() + limit if self.session.seats[who].human else None
 
     async def _time_out(self, turn: int) -> None:
         async with self.lock:

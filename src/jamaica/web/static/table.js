@@ -304,9 +304,18 @@ function send(msg) {
 }
 
 // --- the connection ------------------------------------------------------------------------------
-function connect() {
+// Several nodes: the node a table is kept by may send us there (`moved`): a route of the proxy in
+// front of them (/node/NAME) or a node's own address; a lost connection goes back to the front door.
+let nodeBase = "";
+
+function socketUrl() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${proto}://${location.host}/ws/${tableId}`);
+  if (/^https?:\/\//.test(nodeBase)) return `${nodeBase.replace(/^http/, "ws")}/ws/${tableId}`;
+  return `${proto}://${location.host}${nodeBase}/ws/${tableId}`;
+}
+
+function connect() {
+  socket = new WebSocket(socketUrl());
   socket.onopen = () => {
     retry = 500;
     // An invite link opened by a player sends their key too: once the seat is bound to them,
@@ -330,6 +339,9 @@ function connect() {
       chat.connected();
       chat.canHide(mySeat !== null);
       if (token !== null && player && mySeat !== null) claim();
+    } else if (msg.op === "moved") {  // another node keeps the table: reconnect there at once
+      nodeBase = typeof msg.to === "string" ? msg.to : "";
+      retry = 0;
     } else if (msg.op === "seats") {
       drawSeats(msg);
     } else if (msg.op === "chat") {
@@ -382,6 +394,7 @@ function connect() {
       stopped = true;
       return;
     }
+    if (ev.code !== 4307) nodeBase = "";  // not sent elsewhere: through the front door again
     status("Connection lost — reconnecting…");
     document.body.classList.add("offline");
     if (pending) {
@@ -389,7 +402,7 @@ function connect() {
       question.say("Connection lost: your answer is kept and will be sent when the connection is back.", "warn");
     }
     setTimeout(connect, retry);
-    retry = Math.min(retry * 2, 5000);
+    retry = Math.max(500, Math.min(retry * 2, 5000));
   };
   socket.addEventListener("open", () => document.body.classList.remove("offline"));
 }

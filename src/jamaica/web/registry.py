@@ -1,0 +1,139 @@
+"""The server's live tables, by id: rebuilt from the store at start, archived when idle and
+rebuilt on demand, listed for the lobby. The server and the lobby both hold this registry; it
+knows nothing of either (one live table is `tables.LiveTable`)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import time
+from typing import Any
+
+from .store import Store, StoreError
+from .tables import LiveTable
+
+log = logging.getLogger("jamaica.web")
+FINISHED_LISTED = 50  # finished tables in the lobby's list (a player's own are all in /api/me)
+
+
+class Tables:
+    """Every table of this server, rebuilt from the store at start, one by one: a table that
+    cannot be rebuilt is set aside (logged, listed as unavailable) and the others are served."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.live: dict[str, LiveTable] = {}
+        self.broken: dict[str, str] = {}  # table id -> why it could not be rebuilt
+        self.archived: set[str] = set()
+        self.archived_summaries: dict[str, dict[str, Any]] = {}
+        self.archived_seats: dict[str, dict[str, int]] = {}  # table -> player id -> seat
+        self.archive_after = float(os.environ.get("JAMAICA_ARCHIVE_AFTER", 7 * 24 * 3600))
+        self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
+        self.by_address: dict[str, str] = {}  # table id -> the address that created it
+
+    def restore_all(self) -> None:
+        try:
+            ids = self.store.table_ids()
+        except StoreError as e:  # the database itself cannot be read: say so in one line
+            log.error("%s", e)
+            raise SystemExit(2) from None
+        for table_id in ids:
+            try:
+                record = self.store.table(table_id)
+                if record is None:
+                    continue
+                self.live[table_id] = LiveTable.restore(record, self.store)
+            except Exception as e:  # one bad table must not stop the server
+                reason = str(e).splitlines()[0] if str(e) else type(e).__name__
+                log.error("table %s cannot be rebuilt and is set aside: %s", table_id, reason)
+                self.broken[table_id] = reason
+
+    async def get(self, table_id: str) -> LiveTable | None:
+        """A table by id; an archived one is rebuilt from the store on demand (in a thread,
+        once however many ask for it at the same time)."""
+        table = self.live.get(table_id)
+        if table is not None or table_id not in self.archived:
+            return table
+        loading = self._loading.get(table_id)
+        if loading is None:
+            loading = self._loading[table_id] = asyncio.ensure_future(self._unarchive(table_id))
+        try:
+            return await asyncio.shield(loading)
+        finally:
+            if loading.done():
+                self._loading.pop(table_id, None)
+
+    async def _unarchive(self, table_id: str) -> LiveTable | None:
+        def load() -> LiveTable | None:
+            record = self.store.table(table_id)
+            return None if record is None else LiveTable.restore(record, self.store)
+
+        table = await asyncio.to_thread(load)
+        if table is not None and table_id in self.archived:
+            table.touched = time.time()  # visited: not unloaded again at the next sweep
+            self.live[table_id] = table
+            self.archived.discard(table_id)
+            self.archived_summaries.pop(table_id, None)
+            self.archived_seats.pop(table_id, None)
+            table.kick()
+        return self.live.get(table_id)
+
+    def adopt(self, table: LiveTable) -> None:
+        """A table this node has just taken over (several nodes): it plays on here."""
+        self.live[table.id] = table
+        table.kick()
+
+    def archive_idle(self, now: float | None = None) -> list[str]:
+        """Unload unfinished tables that are untimed or still waiting for players, that nobody has
+        touched for `archive_after` seconds and nobody watches: they stay in the store, listed
+        (and in their players' tables), replayable, and come back when visited."""
+        now = time.time() if now is None else now
+        gone = []
+        for table_id, table in list(self.live.items()):
+            idle = now - table.touched > self.archive_after
+            paused = table.record.seconds_per_decision is None or not table.record.started
+            if idle and paused and not table.clients and not table.record.finished:
+                table.close()
+                del self.live[table_id]
+                self.archived.add(table_id)
+                self.archived_summaries[table_id] = {**table.summary(), "archived": True}
+                self.archived_seats[table_id] = {
+                    seat["player"]: i
+                    for i, seat in enumerate(table.record.seats)
+                    if seat.get("player") is not None
+                }
+                gone.append(table_id)
+        if gone:
+            log.info("archived %d idle tables", len(gone))
+        return gone
+
+    def unfinished_from(self, address: str) -> int:
+        """Unfinished tables created from `address` since the server started."""
+        for table_id in [t for t in self.by_address if t not in self.live]:
+            del self.by_address[table_id]  # archived: no longer counted
+        return sum(1 for table_id, a in self.by_address.items()
+                   if a == address and not self.live[table_id].record.finished)  # fmt: skip
+
+    async def sweep(self, every: float = 60.0) -> None:
+        while True:
+            await asyncio.sleep(every)
+            self.archive_idle()
+
+    def summaries(self) -> list[dict[str, Any]]:
+        """The lobby's list: tables waiting for players, then those in play, then the last
+        finished ones, newest first in each; tables set aside are listed as unavailable."""
+        lines = [t.summary() for t in reversed(list(self.live.values()))]
+        order = {"waiting": 0, "playing": 1, "finished": 2}
+        lines.sort(key=lambda x: order[x["status"]])  # stable: newest first in each
+        finished = [x for x in lines if x["status"] == "finished"][:FINISHED_LISTED]
+        out = [x for x in lines if x["status"] != "finished"] + finished
+        archived = sorted(self.archived_summaries.values(), key=lambda x: -x["created"])
+        out += [{**x, "status": "archived"} for x in archived[:FINISHED_LISTED]]
+        out += [{"id": table_id, "available": False, "reason": reason}
+                for table_id, reason in self.broken.items()]  # fmt: skip
+        return out
+
+    def start(self) -> None:
+        for table in self.live.values():
+            table.kick()

@@ -1,0 +1,77 @@
+"""Issue 23, ownership in PostgreSQL (a real server): each live table has one owner node with a
+lease on the database's clock; a node that lost a table can no longer store its decisions
+(fencing: its epoch is checked in the writing transaction); leases that run out make tables
+orphans another node takes; an idle table handed back waits for a visit."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from jamaica import Config
+from jamaica.web.store import ActionRow, NotOwner, TableRecord
+from jamaica.web.store_pg import PostgresStore
+
+LEASE = 0.4
+
+
+def _record(table_id: str) -> TableRecord:
+    return TableRecord(table_id, Config(2).to_dict(), [], 0, None, time.time())
+
+
+@pytest.fixture
+def nodes(pg_url: str) -> Iterator[tuple[PostgresStore, PostgresStore]]:
+    a, b = PostgresStore(pg_url, upgrade=True), PostgresStore(pg_url)
+    a.join_cluster("a", "http://a", LEASE)
+    b.join_cluster("b", "http://b", LEASE)
+    yield a, b
+    a.close()
+    b.close()
+
+
+def test_a_stale_owner_stores_nothing_once_another_node_took_the_table(
+    nodes: tuple[PostgresStore, PostgresStore],
+) -> None:
+    a, b = nodes
+    a.create_table(_record("t1"))  # created, and owned, in one transaction
+    a.append("t1", ActionRow(0, 140, "chance"))
+    assert b.claim("t1") is None and b.owner("t1") == ("a", "http://a")
+    assert b.orphans(10) == []
+    time.sleep(LEASE + 0.2)  # node a stops renewing (paused, or dead)
+    assert b.orphans(10) == ["t1"] and b.owner("t1") is None
+    assert b.claim("t1") == 2
+    with pytest.raises(NotOwner, match="kept by another node"):
+        a.append("t1", ActionRow(1, 3, "player"))
+    with pytest.raises(NotOwner):
+        a.save_early("t1", 1, 0, 3)
+    assert a.renew() == set()  # a learns it lost the table
+    b.append("t1", ActionRow(1, 4, "player"))
+    assert b.actions("t1") == [ActionRow(0, 140, "chance"), ActionRow(1, 4, "player")]
+    assert b.renew() == {"t1"} and a.owner("t1") == ("b", "http://b")
+
+
+def test_a_renewed_lease_keeps_the_table_and_a_handed_over_one_is_taken_at_once(
+    nodes: tuple[PostgresStore, PostgresStore],
+) -> None:
+    a, b = nodes
+    a.create_table(_record("t1"))
+    a.create_table(_record("t2"))
+    for _ in range(4):
+        time.sleep(LEASE / 3)
+        assert a.renew() == {"t1", "t2"}
+    assert b.claim("t1") is None and b.orphans(10) == []
+    a.release(["t1"])  # draining: handed over now
+    a.release(["t2"], idle=True)  # archived: nobody takes it until it is visited
+    assert b.orphans(10) == ["t1"]
+    assert b.claim("t1") == 2 and b.claim("t2") == 2
+    assert a.renew() == set()
+
+
+def test_a_single_server_on_postgresql_is_not_fenced(pg_url: str) -> None:
+    store = PostgresStore(pg_url, upgrade=True)
+    store.create_table(_record("t1"))
+    store.append("t1", ActionRow(0, 140, "chance"))
+    assert len(store.actions("t1")) == 1
+    store.close()
