@@ -212,6 +212,8 @@ def build_parser() -> argparse.ArgumentParser:
                      "database (see the docs' Running it at scale)")  # fmt: skip
     srv.add_argument("--advertise", metavar="URL", help="with --node: where clients reach this "
                      "node: a proxy route (default /node/NAME) or http://HOST:PORT")  # fmt: skip
+    srv.add_argument("--redis", metavar="URL", help="with --node: redis://HOST:PORT/DB, the "
+                     "lobby and the limits shared by every node; also read from JAMAICA_REDIS")
     srv.add_argument("--lease", type=float, default=10.0, metavar="S", help="with --node: "
                      "seconds a node keeps its tables without renewing (default 10)")  # fmt: skip
     lim = srv.add_argument_group(
@@ -381,7 +383,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
                 if not 1 <= ns.lease <= 300:
                     raise ValueError("--lease must be between 1 and 300 seconds")
-                node = Node(ns.node, ns.advertise or f"/node/{ns.node}", ns.lease)
+                redis = ns.redis or os.environ.get("JAMAICA_REDIS") or None
+                node = Node(ns.node, ns.advertise or f"/node/{ns.node}", ns.lease, redis)
+            elif ns.redis:
+                raise ValueError("--redis needs --node (one node of several)")
             serve(ns.host, ns.port, db_url(ns.db), limits, node)
         elif ns.command == "db":
             from .web import dbcommands

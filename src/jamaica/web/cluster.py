@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass
 
 from .outbox import Outbox, spawn
 from .registry import Tables
@@ -26,13 +25,6 @@ TAKE_PER_ROUND = 20  # orphans a node takes over per second (a dead node's table
 CLOSE_MOVED = 4307  # the WebSocket close code after a `moved` message: reconnect there
 
 
-@dataclass
-class Moved:
-    """The table is kept by another node: reconnect at `to` ('' : through the front door)."""
-
-    to: str
-
-
 class Cluster:
     def __init__(self, store: PostgresStore, node: str, address: str, lease: float) -> None:
         self.store, self.node, self.address, self.lease = store, node, address, lease
@@ -41,26 +33,27 @@ class Cluster:
         self.loading: set[str] = set()  # tables being rebuilt here
         store.join_cluster(node, address, lease)
 
-    async def locate(self, tables: Tables, table_id: str) -> LiveTable | Moved | None:
-        """The table if this node keeps it (taking it if no node does), else where it is."""
+    async def locate(self, tables: Tables, table_id: str) -> LiveTable | str | None:
+        """The table if this node keeps it (taking it if no node does), else the address of the
+        node that keeps it ('': none can say now, e.g. this node is handing its tables over)."""
         table = tables.live.get(table_id)
         if table is not None:
             return table
         if self.draining:
-            return Moved("")
+            return ""
         owner = await asyncio.to_thread(self.store.owner, table_id)
         if owner is not None and owner[0] != self.node:
-            return Moved(owner[1])
+            return owner[1]
         return await self._take(tables, table_id)
 
-    async def _take(self, tables: Tables, table_id: str) -> LiveTable | Moved | None:
-        def load() -> LiveTable | Moved | None:
+    async def _take(self, tables: Tables, table_id: str) -> LiveTable | str | None:
+        def load() -> LiveTable | str | None:
             record = self.store.table(table_id)
             if record is None:
                 return None
             if self.store.claim(table_id) is None:
                 owner = self.store.owner(table_id)
-                return Moved(owner[1] if owner else "")
+                return owner[1] if owner else ""
             return LiveTable.restore(record, self.store)
 
         self.loading.add(table_id)
@@ -109,12 +102,13 @@ class Cluster:
         owner = await asyncio.to_thread(self.store.owner, table_id)
         log.warning("node %s lost table %s to node %s", self.node, table_id,
                     owner[0] if owner else "(none yet)")  # fmt: skip
-        self.send_away(table, Moved(owner[1] if owner else ""))
+        self.send_away(table, owner[1] if owner else "")
 
     @staticmethod
-    def send_away(table: LiveTable, moved: Moved) -> None:
+    def send_away(table: LiveTable, to: str) -> None:
+        """Tell the table's clients to reconnect at `to` ('': through the front door)."""
         for client in list(table.clients):
-            client.outbox.put({"op": "moved", "v": 1, "to": moved.to})
+            client.outbox.put({"op": "moved", "v": 1, "to": to})
             spawn(_close_after(client.outbox, CLOSE_MOVED))
 
     async def drain(self, tables: Tables) -> None:
@@ -131,7 +125,7 @@ class Cluster:
         for table_id in ids:
             table = tables.live.pop(table_id)
             table.close()
-            self.send_away(table, Moved(""))
+            self.send_away(table, "")
         log.info("node %s handed over %d tables", self.node, len(ids))
 
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Protocol
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from ..bots import parse_spec
@@ -19,7 +19,7 @@ from .chat import as_message
 from .limits import Limits, PerMinute, client_address
 from .players import Player, Players
 from .protocol import ProtocolError
-from .registry import Tables
+from .registry import PRIVATE, Tables
 from .security import TooLarge, read_body
 from .store import StoreError
 from .tables import LiveTable
@@ -32,12 +32,51 @@ def fail(message: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
+def moved(request: Request, to: str) -> Response:
+    """A request about a table another node keeps: 307 there (method and body kept), or 503 if
+    no node can take it this moment (a node handing its tables over)."""
+    if not to:
+        return JSONResponse({"error": "this table is moving to another node: try again"},
+                            status_code=503, headers={"Retry-After": "1"})  # fmt: skip
+    query = f"?{request.url.query}" if request.url.query else ""
+    return RedirectResponse(f"{to.rstrip('/')}{request.url.path}{query}", status_code=307)
+
+
+class Elsewhere(Exception):
+    """The table is kept by another node (its address; '' if none can say this moment)."""
+
+    def __init__(self, to: str) -> None:
+        super().__init__(to)
+        self.to = to
+
+
+class Counter(Protocol):
+    """Events per address shared by every node (`shared.Shared.count`)."""
+
+    async def count(self, what: str, address: str, limit: int, window: int = 60) -> float | None:
+        ...
+
+
 class Lobby:
-    def __init__(self, tables: Tables, players: Players, limits: Limits) -> None:
+    def __init__(
+        self, tables: Tables, players: Players, limits: Limits, shared: Counter | None = None
+    ) -> None:
         self.tables = tables
         self.players = players
         self.limits = limits
         self.created = PerMinute(limits.tables_per_minute)
+        self.shared = shared
+
+    async def too_soon(self, what: str, mine: PerMinute, address: str) -> float | None:
+        """None if `address` may create one more `what` now, else the seconds to wait: counted
+        over every node when they share Redis, else (or while it is away) by this node."""
+        if self.shared is not None:
+            wait = await self.shared.count(what, address, mine.limit)
+            if wait is not None:
+                return wait
+            if getattr(self.shared, "degraded", None) is None:
+                return None
+        return mine.wait(address)
 
     # --- helpers ----------------------------------------------------------------------------------
     async def player(self, request: Request) -> Player | None:
@@ -54,7 +93,11 @@ class Lobby:
         return d
 
     async def table(self, request: Request) -> LiveTable | None:
-        return await self.tables.get(request.path_params["table_id"])
+        """The table of the request's path; Elsewhere if another node keeps it."""
+        found = await self.tables.find(request.path_params["table_id"])
+        if isinstance(found, str):
+            raise Elsewhere(found)
+        return found
 
     def seated(self, player: Player) -> list[tuple[LiveTable, int]]:
         out = []
@@ -82,6 +125,8 @@ class Lobby:
                 return fail("send your player key (create a player first)", 401)
             try:
                 return await fn(request, player)
+            except Elsewhere as e:
+                return moved(request, e.to)
             except TooLarge as e:
                 return fail(str(e), 413)
             except ProtocolError as e:
@@ -98,7 +143,7 @@ class Lobby:
     # --- players ----------------------------------------------------------------------------------
     async def create_player(self, request: Request) -> Response:
         address = client_address(request.client)
-        wait = self.created.wait(address)
+        wait = await self.too_soon("players", self.created, address)
         if wait is not None:
             return fail(f"too many new players and tables from one address: try again in "
                         f"{wait:.0f} s", 429)  # fmt: skip
@@ -127,6 +172,20 @@ class Lobby:
             line["your_turn"] = waiting and seat in table.waiting_for()
             mine.append(line)
             result = line["result"]
+            if result is not None:
+                games += 1
+                wins += result[seat]["rank"] == 1
+                total += result[seat]["score"]
+        for line in self.tables.remote():  # tables other nodes keep
+            seat = line.get("holders", {}).get(player.id)
+            if seat is None:
+                continue
+            public = {k: v for k, v in line.items() if k not in PRIVATE}
+            seat_line = line["seats"][seat] if seat < len(line["seats"]) else {}
+            mine.append({**public, "seat": seat, "creator": False,
+                         "pending": seat_line.get("kind") == "reserved",
+                         "your_turn": seat in line.get("waiting", [])})  # fmt: skip
+            result = line.get("result")
             if result is not None:
                 games += 1
                 wins += result[seat]["rank"] == 1
@@ -239,7 +298,10 @@ class Lobby:
         return table
 
     async def chat(self, request: Request) -> Response:
-        table = await self.table(request)
+        try:
+            table = await self.table(request)
+        except Elsewhere as e:
+            return moved(request, e.to)
         if table is None:
             return fail("no such table", 404)
         return JSONResponse({"messages": [as_message(r) for r in table.chat]})

@@ -8,13 +8,22 @@ import asyncio
 import logging
 import os
 import time
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
 
+from . import seating
 from .store import Store, StoreError
 from .tables import LiveTable
 
 log = logging.getLogger("jamaica.web")
 FINISHED_LISTED = 50  # finished tables in the lobby's list (a player's own are all in /api/me)
+PRIVATE = ("holders", "waiting")  # in a shared lobby line, for /api/me only: never listed
+
+
+class Elsewhere(Protocol):
+    """Other nodes' lobby lines (several nodes share them through Redis: `shared.Shared`)."""
+
+    def others(self, local: set[str]) -> list[dict[str, Any]]: ...
 
 
 class Tables:
@@ -31,6 +40,9 @@ class Tables:
         self.archive_after = float(os.environ.get("JAMAICA_ARCHIVE_AFTER", 7 * 24 * 3600))
         self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
         self.by_address: dict[str, str] = {}  # table id -> the address that created it
+        self.elsewhere: Elsewhere | None = None  # several nodes: the others' tables
+        # Several nodes: a table this node keeps (taken if no node does) or where it is kept.
+        self.locator: Callable[[str], Awaitable[LiveTable | str | None]] | None = None
 
     def restore_all(self) -> None:
         try:
@@ -63,6 +75,13 @@ class Tables:
         finally:
             if loading.done():
                 self._loading.pop(table_id, None)
+
+    async def find(self, table_id: str) -> LiveTable | str | None:
+        """The table; with several nodes, the address of the node that keeps it if that is not
+        this one ('': none can say now — ask again in a moment). None: there is no such table."""
+        if self.locator is None:
+            return await self.get(table_id)
+        return await self.locator(table_id)
 
     async def _unarchive(self, table_id: str) -> LiveTable | None:
         def load() -> LiveTable | None:
@@ -120,10 +139,36 @@ class Tables:
             await asyncio.sleep(every)
             self.archive_idle()
 
+    def shared_lines(self) -> dict[str, dict[str, Any]]:
+        """This node's lobby lines for the other nodes: each table's summary, and (for "my
+        tables" only, never listed) who holds or has been kept which seat and whom it waits for."""
+        out = {}
+        for table_id, table in self.live.items():
+            s = table.session.state
+            playing = table.record.started and not s.is_terminal() and s.current_player() >= 0
+            holders = {}
+            for i, seat in enumerate(table.record.seats):
+                who = seating.holder(seat)
+                if who is None and seating.kind(seat) == "reserved":
+                    who = seat.get("player")
+                if who is not None:
+                    holders[who] = i
+            out[table_id] = {**table.summary(), "holders": holders,
+                             "waiting": table.waiting_for() if playing else []}  # fmt: skip
+        return out
+
+    def remote(self) -> list[dict[str, Any]]:
+        """Other nodes' lobby lines (none on a single server, or while Redis is away)."""
+        return [] if self.elsewhere is None else self.elsewhere.others(set(self.live))
+
     def summaries(self) -> list[dict[str, Any]]:
         """The lobby's list: tables waiting for players, then those in play, then the last
-        finished ones, newest first in each; tables set aside are listed as unavailable."""
+        finished ones, newest first in each; tables set aside are listed as unavailable. With
+        several nodes, every node's tables."""
         lines = [t.summary() for t in reversed(list(self.live.values()))]
+        for line in self.remote():
+            lines.append({k: v for k, v in line.items() if k not in PRIVATE})
+        lines.sort(key=lambda x: -x["created"])
         order = {"waiting": 0, "playing": 1, "finished": 2}
         lines.sort(key=lambda x: order[x["status"]])  # stable: newest first in each
         finished = [x for x in lines if x["status"] == "finished"][:FINISHED_LISTED]

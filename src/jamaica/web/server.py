@@ -27,7 +27,7 @@ from . import logs
 from .health import Monitor, install
 from .layout import board_layout
 from .limits import Connections, Flood, Limits, PerMinute, client_address
-from .lobby import KEY_HEADER, Lobby
+from .lobby import KEY_HEADER, Lobby, moved
 from .outbox import Outbox, spawn
 from .players import Players
 from .protocol import MAX_MESSAGE, Act, Back, Chat, Hello, Ping, ProtocolError, error, parse
@@ -41,7 +41,8 @@ from .store import Store, StoreError
 from .tables import LiveTable, bot_pool, close_bot_pool
 
 if TYPE_CHECKING:
-    from .cluster import Cluster, Moved
+    from .cluster import Cluster
+    from .shared import Shared
 
 log = logging.getLogger("jamaica.web")
 STATIC = resources.files("jamaica.web") / "static"
@@ -70,15 +71,21 @@ class SocketWire:
 
 
 def create_app(
-    store: Store, limits: Limits | None = None, cluster: Cluster | None = None
+    store: Store,
+    limits: Limits | None = None,
+    cluster: Cluster | None = None,
+    shared: Shared | None = None,
 ) -> Starlette:
-    """The server; with `cluster`, one node of several sharing a PostgreSQL database."""
+    """The server; with `cluster`, one node of several sharing a PostgreSQL database, and with
+    `shared`, their lobby and limits shared through Redis."""
     tables = Tables(store)
+    if cluster is not None:
+        tables.locator = lambda table_id: cluster.locate(tables, table_id)
     limits = Limits() if limits is None else limits
     connections = Connections(limits.connections_per_address)
     created = PerMinute(limits.tables_per_minute)
     players = Players(store)
-    lobby = Lobby(tables, players, limits)
+    lobby = Lobby(tables, players, limits, shared)
     replays = Replays()
     joining = asyncio.Semaphore(1)
     accepting = asyncio.Semaphore(1)
@@ -95,6 +102,11 @@ def create_app(
         else:  # a node takes its tables as they are claimed, and hands them over on SIGTERM
             keeping = loop.create_task(cluster.run(tables))
             _drain_on_sigterm(loop, cluster, tables)
+        if shared is not None:  # the lobby and the limits of every node (Redis)
+            tables.elsewhere = shared
+            shared.report = lambda why: (monitor.degrade("redis", why) if why
+                                         else monitor.recover("redis"))  # fmt: skip
+            sharing = loop.create_task(shared.run(tables.shared_lines))
         monitor.restored()  # ready (/ready) once the tables are restored
         sweeper = loop.create_task(tables.sweep())
         yield
@@ -103,6 +115,9 @@ def create_app(
             keeping.cancel()
             if not cluster.draining:
                 await cluster.drain(tables)
+        if shared is not None:
+            sharing.cancel()
+            await shared.close()
         for t in tables.live.values():
             t.close()
         budget.flush()
@@ -140,7 +155,7 @@ def create_app(
             return JSONResponse({"error": "send the table as JSON (Content-Type: "
                                           "application/json)"}, status_code=415)  # fmt: skip
         address = client_address(request.client)
-        wait = created.wait(address)
+        wait = await lobby.too_soon("tables", created, address)
         if wait is not None:
             return JSONResponse(
                 {"error": f"at most {limits.tables_per_minute} new tables a minute from one "
@@ -225,7 +240,9 @@ def create_app(
         table_id = request.path_params["table_id"]
         if table_id in tables.broken:
             return JSONResponse({"error": "this table is unavailable"}, status_code=503)
-        table = await tables.get(table_id)
+        table = await tables.find(table_id)
+        if isinstance(table, str):  # several nodes: another one keeps it
+            return moved(request, table)
         if table is None:
             return JSONResponse({"error": "no such table"}, status_code=404)
         history = table.session.state.history
@@ -274,16 +291,20 @@ def create_app(
         await ws.accept()
         outbox = Outbox(SocketWire(ws))  # every message to this client goes through it
         outbox.start()
-        if not connections.acquire(address):
+        limit = limits.connections_per_address
+        counted = None if shared is None else await shared.acquire(address, limit)
+        if counted is False or (counted is None and not connections.acquire(address)):
             await refuse(ws, outbox, CLOSE_POLICY, "too_many_connections",
-                         f"at most {limits.connections_per_address} connections from one "
-                         "address")  # fmt: skip
+                         f"at most {limit} connections from one address")  # fmt: skip
             return
         monitor.connections.inc()
         try:
             await play(ws, outbox, ws.path_params["table_id"], address)
         finally:
-            connections.release(address)
+            if counted and shared is not None:  # counted by every node, in Redis
+                await shared.release(address)
+            else:
+                connections.release(address)
             monitor.connections.dec()
 
     async def refuse(ws: WebSocket, outbox: Outbox, code: int, reason: str, message: str) -> None:
@@ -300,16 +321,12 @@ def create_app(
             await refuse(ws, outbox, CLOSE_UNAVAILABLE, "unavailable",
                          "this table is unavailable: the server could not rebuild it")  # fmt: skip
             return
-        found: LiveTable | Moved | None
-        if cluster is None:
-            found = await tables.get(table_id)
-        else:
-            found = await cluster.locate(tables, table_id)
+        found = await tables.find(table_id)
         if found is None:
             await refuse(ws, outbox, CLOSE_NO_TABLE, "no_table", "there is no such table")
             return
         if not isinstance(found, LiveTable):  # another node keeps it: reconnect there
-            outbox.put({"op": "moved", "v": 1, "to": found.to})
+            outbox.put({"op": "moved", "v": 1, "to": found})
             await refuse(ws, outbox, CLOSE_MOVED, "moved", "this table is kept by another node")
             return
         table = found
@@ -433,6 +450,7 @@ class Node:
     name: str
     address: str  # where clients reach this node: a proxy route (/node/NAME) or http://host:port
     lease: float = 10.0
+    redis: str | None = None  # redis://…: the lobby and the limits shared by every node
 
 
 def serve(
@@ -452,12 +470,17 @@ def serve(
         if not (node.name and len(node.name) <= 64 and node.name.replace("-", "").isalnum()):
             raise StoreError("--node must be 1 to 64 letters, digits or dashes")
         cluster = Cluster(store, node.name, node.address, node.lease)
+    shared = None
+    if node is not None and node.redis:
+        from .shared import Shared
+
+        shared = Shared(node.redis, node.name)
     where = f"node {node.name} of the service on {safe_url(db)}" if node else f"games kept in {db}"
     print(f"Jamaica is served on http://{host}:{port}/ ({where})", flush=True)
     trusted = ",".join(limits.trusted_proxies)
     # No per-message compression: updates are a few kilobytes, and compressing each one once
     # per connection would cost the server's CPU for every spectator (one encoding is shared).
-    uvicorn.run(create_app(store, limits, cluster), host=host, port=port,
+    uvicorn.run(create_app(store, limits, cluster, shared), host=host, port=port,
                 ws_max_size=MAX_MESSAGE * 4, ws_per_message_deflate=False, log_level="warning",
                 proxy_headers=bool(trusted),
                 forwarded_allow_ips=trusted or None)  # fmt: skip

@@ -1,0 +1,128 @@
+"""Issue 23, what the nodes share through Redis (real `jamaica serve` nodes, a real PostgreSQL
+and a real Redis): every node's lobby lists every node's tables and a player's own tables with
+"your turn"; a lobby request about a table another node keeps is sent there; the connection cap
+per address counts over all nodes; with Redis down the games go on, the lobby is degraded (said
+on /health), and it all comes back by itself."""
+
+from __future__ import annotations
+
+import contextlib
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ..services import Postgres, Redis, start_redis
+from .server import Server, hello, recv, send, until
+
+LEASE = 2.0
+
+
+def _node(tmp_path: Path, url: str, name: str, redis: Redis, *more: str) -> Server:
+    server = Server(tmp_path / f"{name}.db", log_file=True, db_url=url)
+    server.args = ("--node", name, "--advertise", server.url, "--lease", str(LEASE),
+                   "--redis", redis.url, *more)  # fmt: skip
+    return server.start()
+
+
+@pytest.fixture
+def nodes(tmp_path: Path, postgres: Postgres) -> Iterator[tuple[Server, Server, Redis]]:
+    url = postgres.database()
+    subprocess.run([sys.executable, "-m", "jamaica", "db", "upgrade", "--db", url], check=True,
+                   capture_output=True)  # fmt: skip
+    redis = start_redis()
+    a = _node(tmp_path, url, "a", redis, "--connections-per-address", "3")
+    b = _node(tmp_path, url, "b", redis, "--connections-per-address", "3")
+    yield a, b, redis
+    a.stop()
+    b.stop()
+    redis.stop()
+
+
+def _eventually(check: Any, seconds: float = 8.0) -> Any:
+    end = time.monotonic() + seconds
+    while True:
+        value = check()
+        if value:
+            return value
+        assert time.monotonic() < end, "it never happened"
+        time.sleep(0.2)
+
+
+def test_every_node_lists_every_table_and_a_player_s_own(
+    nodes: tuple[Server, Server, Redis],
+) -> None:
+    a, b, _ = nodes
+    anne = a.player("Anne")
+    made = a.table([("Anne", None), ("Bot", "greedy")])
+    assert a.post(f"/api/tables/{made['id']}/claim", {"seat": 0,
+                  "token": made["seats"][0]["token"]}, anne["key"])[0] == 200  # fmt: skip
+    listed = _eventually(lambda: [x for x in b.get("/api/tables") if x["id"] == made["id"]])
+    assert "holders" not in listed[0] and "waiting" not in listed[0]  # no player ids listed
+    with a.ws(made["id"]) as ws:  # Anne is asked something: "your turn", on node b too
+        send(ws, op="hello", key=anne["key"])
+        until(ws, lambda m: m["op"] == "update" and m["question"] is not None)
+        mine = _eventually(lambda: [x for x in b.get("/api/me", anne["key"])["tables"]
+                                    if x["id"] == made["id"] and x["your_turn"]])  # fmt: skip
+        assert mine[0]["seat"] == 0
+
+
+def test_a_lobby_request_for_another_node_s_table_is_sent_there(
+    nodes: tuple[Server, Server, Redis],
+) -> None:
+    a, b, _ = nodes
+    made = a.table([("Anne", None), ("Bot", "greedy")])
+    req = urllib.request.Request(f"{b.url}/api/tables/{made['id']}/chat")
+    opener = urllib.request.build_opener(_NoRedirect())
+    with pytest.raises(urllib.error.HTTPError) as info:
+        opener.open(req, timeout=5)
+    assert info.value.code == 307
+    assert info.value.headers["location"] == f"{a.url}/api/tables/{made['id']}/chat"
+    assert b.get(f"/api/tables/{made['id']}/replay?step=0")["step"] == 0  # urllib follows GETs
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: Any) -> None:
+        return None
+
+
+def test_the_connection_cap_counts_every_node(nodes: tuple[Server, Server, Redis]) -> None:
+    a, b, _ = nodes
+    made = a.table([("Anne", None), ("Bot", "greedy")])
+    with contextlib.ExitStack() as kept:
+        for node in (a, b, a):  # 3: the cap, on two nodes
+            kept.enter_context(node.ws(made["id"]))
+        with b.ws(made["id"]) as extra:
+            refused = recv(extra)
+            assert refused["op"] == "error" and refused["code"] == "too_many_connections"
+
+
+def test_with_redis_down_games_go_on_and_the_lobby_comes_back(
+    nodes: tuple[Server, Server, Redis],
+) -> None:
+    a, b, redis = nodes
+    made = a.table([("Anne", None), ("Bot", "greedy")])
+    _eventually(lambda: any(x["id"] == made["id"] for x in b.get("/api/tables")))
+    redis.stop()
+    down = _eventually(lambda: b.get("/health")["degraded"].get("redis"))
+    assert down and b.get("/health")["status"] == "ok"
+    assert not any(x["id"] == made["id"] for x in b.get("/api/tables"))  # b's own only
+    with a.ws(made["id"]) as ws:  # the game goes on
+        hello(ws, 0, made["seats"][0]["token"])
+        update = until(ws, lambda m: m["op"] == "update" and m["question"] is not None
+                       and not m["question"]["early"])  # fmt: skip
+        send(ws, op="act", action=update["question"]["options"][0]["action"], turn=update["turn"])
+        until(ws, lambda m: m["op"] == "update" and m["turn"] > update["turn"])
+    again = Redis(redis.port, redis.folder).start()  # back, on the same address
+    try:
+        _eventually(lambda: not b.get("/health")["degraded"], 10)
+        _eventually(lambda: any(x["id"] == made["id"] for x in b.get("/api/tables")), 10)
+        assert "Redis answers" in b.log()
+    finally:
+        again.stop()
