@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -111,6 +112,8 @@ def test_a_killed_node_s_tables_are_taken_over_with_every_acknowledged_decision(
     assert back < LEASE + 4, back
     assert _stored(url, made["id"]) > acknowledged
     assert "keeps table" in b.log()
+    metrics = urllib.request.urlopen(f"{b.url}/metrics", timeout=5).read().decode()
+    assert 'jamaica_takeovers_total{kind="gained"} 1.0' in metrics
 
 
 def test_a_paused_owner_stores_nothing_when_it_wakes_and_sends_its_clients_on(

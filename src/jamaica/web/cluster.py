@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
+from .health import count_takeover
 from .outbox import Outbox, spawn
 from .registry import Tables
 from .store import StoreError
@@ -68,6 +69,7 @@ class Cluster:
             return tables.live[table_id]
         tables.adopt(found)
         self.takeovers += 1
+        count_takeover("gained", self.store)
         log.warning("node %s keeps table %s now", self.node, table_id)
         return found
 
@@ -99,6 +101,7 @@ class Cluster:
         if table is None:
             return
         table.close()
+        count_takeover("lost", self.store)
         owner = await asyncio.to_thread(self.store.owner, table_id)
         log.warning("node %s lost table %s to node %s", self.node, table_id,
                     owner[0] if owner else "(none yet)")  # fmt: skip
