@@ -18,7 +18,8 @@ import pytest
 from ..services import Postgres
 from .proxy import Nginx
 from .server import Server
-from .test_table_page import ANSWER, open_page, screenshot
+from .shots import screenshot
+from .test_table_page import ANSWER, open_page
 
 LEASE = 2.0
 

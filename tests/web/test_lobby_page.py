@@ -8,30 +8,20 @@ the README's to docs/."""
 
 from __future__ import annotations
 
-import os
 import re
 import time
-from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
 
 from .server import Server
+from .shots import screenshot
 
-ARTIFACTS = Path(__file__).parent / "artifacts"
-DOCS = Path(__file__).parents[2] / "docs"
 SIZES = {"laptop": (1280, 800), "phone": (390, 844)}
 INSTANT = "localStorage.setItem('jamaica.speed', '0')"  # the table page shows events at once
 WAIT = 30_000  # ms: generous, the machine may be busy
 ANSWER = "#question:not([hidden]) #options button:not([disabled])"
 EVIL = '<script>window.__xss=1</script><img src=x onerror="window.__xss=2">'
-
-
-def screenshot(page: Any, name: str, doc: bool = False) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
-    if doc and os.environ.get("JAMAICA_DOC_SHOTS"):
-        page.screenshot(path=str(DOCS / f"{name}.png"))
 
 
 def context(browser: Any, size: str = "laptop") -> Any:
@@ -242,7 +232,7 @@ def test_chat_between_two_players_and_a_spectator(server: Server, browser: Any) 
         assert "watching" in shown.inner_text()
         assert page.evaluate("window.__xss") is None
     bob.evaluate("document.querySelector('#chat').scrollIntoView({block: 'end'})")
-    screenshot(bob, "table-chat-390x844", doc=True)
+    screenshot(bob, "table-chat-390x844", doc="table-chat-390x844")
     # Bob hides the spectators' lines; the choice stays after a reload
     bob.check("#hide-spectators")
     assert line(bob, "<script>").is_hidden() and line(bob, "Ahoy Bob!").is_visible()
@@ -308,11 +298,11 @@ def test_the_lobby_at_a_laptops_and_a_phones_size(server: Server, browser: Any) 
     anne.wait_for_selector("#open-tables .tcard button.sit", timeout=WAIT)
     anne.wait_for_selector("#playing-tables .tcard", timeout=WAIT)
     assert "Zoe" in anne.inner_text("#open-tables")
-    screenshot(anne, "lobby-1280x800", doc=True)
+    screenshot(anne, "lobby-1280x800", doc="lobby-1280x800")
     anne.set_viewport_size({"width": SIZES["phone"][0], "height": SIZES["phone"][1]})
     width, inner = anne.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
     assert width <= inner
-    screenshot(anne, "lobby-390x844", doc=True)
+    screenshot(anne, "lobby-390x844", doc="lobby-390x844")
     anne.context.close()
 
 

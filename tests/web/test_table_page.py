@@ -16,8 +16,8 @@ import pytest
 
 from ..soak import soak
 from .server import Server
+from .shots import screenshot
 
-ARTIFACTS = Path(__file__).parent / "artifacts"
 SIZES = {"laptop": (1280, 800), "phone": (390, 844)}
 ANSWER = "#question:not([hidden]) #options button:not([disabled])"
 
@@ -75,11 +75,6 @@ def open_page(browser: Any, url: str, size: str = "laptop", speed: str = "0") ->
 def no_sideways_scroll(page: Any) -> None:
     width, inner = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
     assert width <= inner, f"{page.url}: the page is {width} px wide in a {inner} px window"
-
-
-def screenshot(page: Any, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
 
 
 STATE_JS = """() => {
@@ -155,7 +150,8 @@ def test_a_whole_game_against_a_bot_by_clicking(shared: Server, browser: Any, si
     assert page.inner_text("#banner-main") == "Your turn"
     text = page.inner_text("#options")
     assert not re.search(r"\b(fwd|gun|back)-|-(fwd|gun|back)\b", text), text  # words, not codes
-    screenshot(page, f"table-{size}")
+    w, h = SIZES[size]
+    screenshot(page, f"table-{size}", doc=f"table-{w}x{h}")
     whole = size == "laptop" or PHONE_ROUNDS is None
     answers = play_until_over(page, before_round=None if whole else PHONE_ROUNDS)
     assert answers >= (10 if whole or PHONE_ROUNDS is None else PHONE_ROUNDS - 1)  # a card a round
