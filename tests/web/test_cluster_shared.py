@@ -112,6 +112,7 @@ def test_with_redis_down_games_go_on_and_the_lobby_comes_back(
     redis.stop()
     down = _eventually(lambda: b.get("/health")["degraded"].get("redis"))
     assert down and b.get("/health")["status"] == "ok"
+    assert b.get("/ready")["degraded"]["redis"]  # still ready (200): games go on without it
     assert not any(x["id"] == made["id"] for x in b.get("/api/tables"))  # b's own only
     with a.ws(made["id"]) as ws:  # the game goes on
         hello(ws, 0, made["seats"][0]["token"])

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from .health import count_takeover
+from .health import count_takeover, monitor_of
 from .outbox import Outbox, spawn
 from .registry import Tables
 from .store import StoreError
@@ -118,6 +118,7 @@ class Cluster:
         """SIGTERM: hand every table over (their leases end now, other nodes take them within a
         second) and tell the clients to reconnect through the front door."""
         self.draining = True
+        monitor_of(self.store).hold("draining", "this node is handing its tables over")
         ids = list(tables.live)
         try:
             await asyncio.to_thread(self.store.heartbeat, self.address, True)

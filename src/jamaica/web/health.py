@@ -180,7 +180,9 @@ class Monitor:
             return JSONResponse({"status": "ok", "degraded": dict(self.degraded)})
 
         async def ready(request: Request) -> Response:
-            """Readiness: 200 when the database answers and the tables are restored."""
+            """Readiness: 200 when the database answers and the tables are restored (and the
+            node is not handing its tables over). A shared component that fails (Redis) does not
+            make a node unready — games go on without it — but is said here too."""
             reasons = dict(self.unready)
             why = await self.database(store)
             if why is not None:
@@ -188,6 +190,8 @@ class Monitor:
             if reasons:
                 return JSONResponse({"status": "unready", "reasons": reasons}, status_code=503,
                                     headers={"Retry-After": "1"})  # fmt: skip
+            if self.degraded:
+                return JSONResponse({"status": "ready", "degraded": dict(self.degraded)})
             return JSONResponse({"status": "ready"})
 
         async def metrics(request: Request) -> Response:
