@@ -15,24 +15,28 @@ from typing import Any
 
 import pytest
 
-from ..services import Postgres
+from ..services import Postgres, Redis
 from .proxy import Nginx
 from .server import Server
 from .shots import screenshot
+from .test_lobby_page import come_aboard, sit
 from .test_table_page import ANSWER, open_page
 
 LEASE = 2.0
 
 
 @pytest.fixture
-def service(tmp_path: Path, postgres: Postgres) -> Iterator[tuple[Nginx, Server, Server]]:
+def service(
+    tmp_path: Path, postgres: Postgres, redis_server: Redis
+) -> Iterator[tuple[Nginx, Server, Server]]:
     url = postgres.database()
     subprocess.run([sys.executable, "-m", "jamaica", "db", "upgrade", "--db", url], check=True,
                    capture_output=True)  # fmt: skip
     nodes = []
     for name in ("a", "b"):
         node = Server(tmp_path / f"{name}.db", log_file=True, db_url=url)
-        node.args = ("--node", name, "--lease", str(LEASE))  # advertised: /node/NAME
+        node.args = ("--node", name, "--lease", str(LEASE),  # advertised: /node/NAME
+                     "--redis", redis_server.url)  # fmt: skip
         nodes.append(node.start())
     # The front door leads to node b (a only while b is down): a table kept by node a is reached
     # through b's `moved`, by the proxy's /node/a route.
@@ -85,3 +89,20 @@ def test_a_player_in_the_browser_follows_the_table_to_another_node(
     page.wait_for_function(MOVED_ON, arg=turn, timeout=20_000)
     assert back < LEASE + 8, back
     page.context.close()
+
+
+def test_the_lobby_through_the_proxy_lists_and_seats_at_another_node_s_table(
+    service: tuple[Nginx, Server, Server], browser: Any
+) -> None:
+    """Node a keeps a table with an open seat; Bob's lobby comes from node b (the front door):
+    he finds the table there (Redis), sits (his request is sent on to node a), and plays."""
+    proxy, a, _ = service
+    zed = a.player("Zed")
+    status, made = a.post("/api/tables", {"players": 2, "seats": [{"kind": "me"},
+                                                                   {"kind": "open"}]}, zed["key"])
+    assert status == 201, made
+    bob = come_aboard(browser, proxy, "Bob")  # type: ignore[arg-type]
+    sit(bob, made["id"])  # the list refreshes every few seconds: a's table is there
+    bob.wait_for_selector("#seats .seat-item[data-seat='1']:has-text('Bob')", timeout=20_000)
+    screenshot(bob, "cluster-lobby-seated-1280x800")
+    bob.context.close()
