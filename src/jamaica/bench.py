@@ -260,7 +260,7 @@ def counting() -> Iterator[Work]:
     def call(frame: FrameType, event: str, arg: Any) -> Any:
         return line if frame.f_code.co_filename.startswith(_RULES_DIR) else None
 
-    State.clone = counted_clone  # type: ignore[method-assign]
+    State.clone = counted_clone  # type: ignore[method-assign,assignment]
     State.apply = counted_apply  # type: ignore[method-assign]
     hints._arrive = counted_arrive  # type: ignore[assignment]
     before = sys.gettrace()

@@ -85,19 +85,19 @@ from .shortage import shortage_die
 from .turns import encode_card, ghost_controller
 
 if TYPE_CHECKING:
-    from .state import State
+    from .base import BaseState
 
 DIE_ACTIONS = list(ACTIONS[DIE : DIE + len(COMBAT_FACES)])
 STAR_FACE = COMBAT_FACES.index(STAR)
 _REROLL_OR_NOT = [ACTIONS[REROLL], ACTIONS[ACCEPT]]
 
 
-def decider(s: State, ship: int, opponent: int) -> int:
+def decider(s: BaseState, ship: int, opponent: int) -> int:
     """Who decides for a ship in a battle: its player, or the Ghost Ship's controller (R9)."""
     return ghost_controller(s, opponent) if ship == s.gh else ship
 
 
-def firepower(s: State, side: int) -> int:
+def firepower(s: BaseState, side: int) -> int:
     b = s.battle
     assert b is not None
     ship = b[side]
@@ -106,7 +106,7 @@ def firepower(s: State, side: int) -> int:
 
 
 @decision(K_ATTACK)
-def _attack(s: State, ctx: tuple[Any, ...], a: Action) -> None:
+def _attack(s: BaseState, ctx: tuple[Any, ...], a: Action) -> None:
     attacker = ctx[0]
     defender = a - ATTACK
     s.battle = [attacker, defender, 0, -1, 0, -1, 0]
@@ -115,7 +115,7 @@ def _attack(s: State, ctx: tuple[Any, ...], a: Action) -> None:
 
 
 @task(T_POWDER)
-def _powder(s: State, t: Task) -> None:
+def _powder(s: BaseState, t: Task) -> None:
     b = s.battle
     assert b is not None
     side = t[1]
@@ -127,7 +127,7 @@ def _powder(s: State, t: Task) -> None:
 
 
 @decision(K_POWDER)
-def _spend(s: State, ctx: tuple[Any, ...], a: Action) -> None:
+def _spend(s: BaseState, ctx: tuple[Any, ...], a: Action) -> None:
     b = s.battle
     assert b is not None
     side = ctx[0]
@@ -139,12 +139,12 @@ def _spend(s: State, ctx: tuple[Any, ...], a: Action) -> None:
 
 
 @task(T_ROLL)
-def _roll(s: State, t: Task) -> None:
+def _roll(s: BaseState, t: Task) -> None:
     chance(s, C_DIE, (0, t[1]), DIE_ACTIONS, None)
 
 
 @decision(C_DIE)
-def _die(s: State, ctx: tuple[Any, ...], a: Action) -> None:
+def _die(s: BaseState, ctx: tuple[Any, ...], a: Action) -> None:
     face = a - DIE
     if ctx[0] == 1:
         shortage_die(s, ctx[1], face)
@@ -157,7 +157,7 @@ def _die(s: State, ctx: tuple[Any, ...], a: Action) -> None:
 
 
 @task(T_SABRE)
-def _sabre(s: State, t: Task) -> None:
+def _sabre(s: BaseState, t: Task) -> None:
     b = s.battle
     assert b is not None
     owner = s.powers[SABRE]
@@ -166,7 +166,7 @@ def _sabre(s: State, t: Task) -> None:
 
 
 @decision(K_SABRE)
-def _sabre_used(s: State, ctx: tuple[Any, ...], a: Action) -> None:
+def _sabre_used(s: BaseState, ctx: tuple[Any, ...], a: Action) -> None:
     if a == REROLL:
         b = s.battle
         assert b is not None
@@ -176,7 +176,7 @@ def _sabre_used(s: State, ctx: tuple[Any, ...], a: Action) -> None:
 
 
 @task(T_CHECK)
-def _check(s: State, t: Task) -> None:
+def _check(s: BaseState, t: Task) -> None:
     b = s.battle
     assert b is not None
     attacker, defender = b[0], b[1]
@@ -199,14 +199,14 @@ def _check(s: State, t: Task) -> None:
         ev(s, s.all, E_TIE, attacker, defender)
 
 
-def _won(s: State, winner: int, loser: int) -> None:
+def _won(s: BaseState, winner: int, loser: int) -> None:
     s.battle = None
     ev(s, s.all, E_WIN, winner, loser)
     s.stack.append((T_SPOILS, winner, loser))
 
 
 # --- spoils (R6) ---------------------------------------------------------------------------------
-def spoils_options(s: State, winner: int, loser: int) -> list[Action]:
+def spoils_options(s: BaseState, winner: int, loser: int) -> list[Action]:
     out: list[Action] = []
     base = loser * SLOTS
     seen: list[tuple[int, int]] = []
@@ -228,7 +228,7 @@ def spoils_options(s: State, winner: int, loser: int) -> list[Action]:
 
 
 @task(T_SPOILS)
-def _spoils(s: State, t: Task) -> None:
+def _spoils(s: BaseState, t: Task) -> None:
     _, winner, loser = t
     ctx = (winner, loser)
     # A winner with face-down cards might give a cursed one: the question is asked whatever
@@ -238,7 +238,7 @@ def _spoils(s: State, t: Task) -> None:
     ask(s, K_SPOILS, decider(s, winner, loser), ctx, legal, always=secret_options)
 
 
-def _loot(s: State, winner: int, loser: int, kind: int, amount: int) -> None:
+def _loot(s: BaseState, winner: int, loser: int, kind: int, amount: int) -> None:
     """Load stolen tokens by the loading rules; the Ghost Ship keeps only doubloons (§10)."""
     if winner == s.gh and kind != GOLD:
         ev(s, s.all, E_OVERBOARD, 0, kind)
@@ -247,7 +247,7 @@ def _loot(s: State, winner: int, loser: int, kind: int, amount: int) -> None:
 
 
 @decision(K_SPOILS)
-def _spoils_chosen(s: State, ctx: tuple[Any, ...], a: Action) -> None:
+def _spoils_chosen(s: BaseState, ctx: tuple[Any, ...], a: Action) -> None:
     winner, loser = ctx
     if TAKE <= a < TAKE + SLOTS:
         i = loser * SLOTS + (a - TAKE)
@@ -296,7 +296,7 @@ def _spoils_chosen(s: State, ctx: tuple[Any, ...], a: Action) -> None:
 
 
 @decision(C_BLIND)
-def _blind(s: State, ctx: tuple[Any, ...], a: Action) -> None:
+def _blind(s: BaseState, ctx: tuple[Any, ...], a: Action) -> None:
     """R6: a random face-down card of the loser; the thief then knows what it took."""
     winner, loser = ctx
     k = a - BLIND

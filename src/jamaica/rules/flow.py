@@ -95,7 +95,7 @@ from .shortage import classic_fallbacks
 from .turns import ROLL_ACTIONS, ROLL_PROBS, ghost_options, move_options, seat_order
 
 if TYPE_CHECKING:
-    from .state import State
+    from .base import BaseState
 
 
 
@@ -103,7 +103,7 @@ def _fail(path: str, why: str) -> NoReturn:
     raise FieldError("inconsistent state", path, why)
 
 
-def check_flow(s: State) -> None:
+def check_flow(s: BaseState) -> None:
     """Raise a FieldError unless the stack and the pending question are ones the engine makes."""
     q = s.q
     if not isinstance(q, tuple) or len(q) != 3 or not isinstance(q[2], tuple):
@@ -134,7 +134,7 @@ _WAITING = {T_FIRST_CAPTAIN: 1, T_DRAW: 2, T_ROUND_END: 1, T_GHOST: 2, T_TURN: 2
 _BATTLE_TASKS = (T_CHECK, T_SABRE, T_ROLL)
 
 
-def _ctx(s: State, size: int) -> tuple[int, ...]:
+def _ctx(s: BaseState, size: int) -> tuple[int, ...]:
     """The pending question's context: `size` integers."""
     assert s.q is not None
     ctx = s.q[2]
@@ -143,7 +143,7 @@ def _ctx(s: State, size: int) -> tuple[int, ...]:
     return ctx
 
 
-def _answers(s: State, who: int, legal: list[Action], probs: list[float] | None = None) -> None:
+def _answers(s: BaseState, who: int, legal: list[Action], probs: list[float] | None = None) -> None:
     """The question is asked of `who`, with exactly these answers (and probabilities)."""
     assert s.q is not None
     name = KIND_NAMES[s.q[0]]
@@ -159,13 +159,13 @@ def _whose(who: int) -> str:
     return "chance's" if who == CHANCE else f"player {who}'s"
 
 
-def _no_cards_chosen(s: State) -> None:
+def _no_cards_chosen(s: BaseState) -> None:
     for p in range(s.n):
         if s.chosen[p] != -1:
             _fail(f"chosen[{p}]", "no card is chosen now")
 
 
-def _dice(s: State, placed: bool) -> None:
+def _dice(s: BaseState, placed: bool) -> None:
     """The roll of this round (or the last), and its dice placed in the morning and evening."""
     roll = s.roll
     if len(roll) != 2 or not 1 <= roll[0] <= roll[1] <= 6:
@@ -175,7 +175,7 @@ def _dice(s: State, placed: bool) -> None:
         _fail("morning", f"the dice {roll[0]} and {roll[1]} are not placed that way")
 
 
-def _draw(s: State, p: int) -> None:
+def _draw(s: BaseState, p: int) -> None:
     """A card drawn by player p: one of their draw pile, while their hand is not full."""
     limit = HAND_LIMIT_WITH_MAP if s.powers[MAP] == p else HAND_LIMIT
     if s.hand[p].bit_count() >= limit or not s.drawp[p]:
@@ -184,7 +184,7 @@ def _draw(s: State, p: int) -> None:
     _answers(s, CHANCE, [ACTIONS[DRAW + c] for c in range(NUM_CARDS) if pile >> c & 1])
 
 
-def _over(s: State) -> None:
+def _over(s: BaseState) -> None:
     if s.q != (-1, TERMINAL, ()):
         _fail("pending", "a finished game's question is [-1, -4, []]")
     if s.stack:
@@ -199,7 +199,7 @@ def _over(s: State) -> None:
     _no_cards_chosen(s)
 
 
-def _setup(s: State) -> None:
+def _setup(s: BaseState) -> None:
     """Round 0: the players draw their cards (in seat order), then the first Captain is drawn."""
     kind = s.q[0] if s.q is not None else -1
     if s.cap != -1 or s.roll or s.morning or s.evening or s.ending or s.battle is not None:
@@ -219,7 +219,7 @@ def _setup(s: State) -> None:
     _draw(s, p)
 
 
-def _between_rounds(s: State) -> None:
+def _between_rounds(s: BaseState) -> None:
     """The draws after a round (from its Captain, clockwise), the roll, the dice's order."""
     assert s.q is not None
     kind = s.q[0]
@@ -252,7 +252,7 @@ def _between_rounds(s: State) -> None:
         _fail("pending[0]", f"no {KIND_NAMES[kind]} question between rounds")
 
 
-def _round(s: State) -> None:
+def _round(s: BaseState) -> None:
     """The round's tasks, bottom up: its end, the Ghost Ship's moves, the turns, the choices."""
     stack, n = s.stack, s.n
     if stack[0] != (T_ROUND_END,):
@@ -308,7 +308,7 @@ def _round(s: State) -> None:
     _half(s, i, p, s.morning if half == 0 else s.evening, CARDS[card][half])
 
 
-def _half(s: State, i: int, ship: int, die: int, icon: int) -> None:
+def _half(s: BaseState, i: int, ship: int, die: int, icon: int) -> None:
     """Half a turn of `ship` (its action `icon`, -1 for the Ghost Ship, with `die`), from
     stack[i] up: after its arrival, a battle (above the arrival's settling); else a question."""
     stack = s.stack
@@ -349,13 +349,13 @@ def _half(s: State, i: int, ship: int, die: int, icon: int) -> None:
         _fail("pending[0]", f"no {KIND_NAMES[kind]} question in ship {ship}'s half-turn")
 
 
-def _player_mode(s: State, mode: int) -> int:
+def _player_mode(s: BaseState, mode: int) -> int:
     """`mode` if a player's ship can arrive that way in this edition, else -1."""
     allowed = (M_NORMAL, M_FALLBACK_CLASSIC if s.classic else M_FALLBACK_2021)
     return mode if mode in allowed else -1
 
 
-def _move(s: State, ship: int, die: int, icon: int) -> None:
+def _move(s: BaseState, ship: int, die: int, icon: int) -> None:
     assert s.q is not None
     ctx = s.q[2]
     if len(ctx) != 3 or ctx[0] != ship or not isinstance(ctx[1], int) or s.lap[ship] >= 1:
@@ -379,7 +379,7 @@ def _move(s: State, ship: int, die: int, icon: int) -> None:
     _answers(s, who, [ACTIONS[MOVE + o[0]] for o in options])
 
 
-def _pay(s: State, ship: int, resource: int, most: int) -> None:
+def _pay(s: BaseState, ship: int, resource: int, most: int) -> None:
     """Paying `resource` (at most `most` still due) from chosen holds: asked while the ship has
     more than is due and the holds it may pay from differ."""
     ctx = _ctx(s, 3)
@@ -389,7 +389,7 @@ def _pay(s: State, ship: int, resource: int, most: int) -> None:
     _answers(s, ship, pay_options(s, ship, resource))
 
 
-def _battle(s: State, i: int, ship: int) -> None:
+def _battle(s: BaseState, i: int, ship: int) -> None:
     """Ship `ship` has arrived among others: the attack question, the battle's steps from
     stack[i] up, or (the battle over) its spoils."""
     stack, b = s.stack, s.battle
@@ -467,7 +467,7 @@ def _battle(s: State, i: int, ship: int) -> None:
     _fail("pending", f"not a question of this battle's side {side}")
 
 
-def _fighters(s: State, ship: int) -> tuple[int, int]:
+def _fighters(s: BaseState, ship: int) -> tuple[int, int]:
     """The winner and the loser of the battle `ship` started (the spoils' context)."""
     winner, loser = _ctx(s, 2)
     if ship not in (winner, loser) or not (0 <= winner < s.ns and 0 <= loser < s.ns) or (

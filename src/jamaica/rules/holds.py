@@ -15,18 +15,18 @@ from .events import E_DUMP, E_LOAD, E_LOAD_IGNORED
 from .ops import K_LOAD, K_PAY, T_LOAD, T_PAY, Task, ask, decision, ev, task
 
 if TYPE_CHECKING:
-    from .state import State
+    from .base import BaseState
 
 LOAD_ACTIONS = ACTIONS[LOAD : LOAD + SLOTS]
 PAY_ACTIONS = ACTIONS[PAY : PAY + SLOTS]
 
 
-def slot_count(s: State, ship: int) -> int:
+def slot_count(s: BaseState, ship: int) -> int:
     """Usable hold slots: 5, or 6 for the owner of the 6th Hold card."""
     return SLOTS if s.powers[HOLD6] == ship else HOLDS
 
 
-def total(s: State, ship: int, resource: int) -> int:
+def total(s: BaseState, ship: int, resource: int) -> int:
     base = ship * SLOTS
     ht, hn = s.hold_types, s.hold_counts
     have = 0
@@ -38,7 +38,7 @@ def total(s: State, ship: int, resource: int) -> int:
     return have
 
 
-def empty_all(s: State, ship: int, resource: int) -> int:
+def empty_all(s: BaseState, ship: int, resource: int) -> int:
     """Pay everything of a resource (a shortage, §7); returns how much that was."""
     base = ship * SLOTS
     ht, hn = s.hold_types, s.hold_counts
@@ -51,7 +51,7 @@ def empty_all(s: State, ship: int, resource: int) -> int:
     return paid
 
 
-def pay_options(s: State, ship: int, resource: int) -> list[Action]:
+def pay_options(s: BaseState, ship: int, resource: int) -> list[Action]:
     base = ship * SLOTS
     ht, hn = s.hold_types, s.hold_counts
     seen: list[int] = []
@@ -67,7 +67,7 @@ def pay_options(s: State, ship: int, resource: int) -> list[Action]:
     return out
 
 
-def load_options(s: State, ship: int, resource: int) -> list[Action]:
+def load_options(s: BaseState, ship: int, resource: int) -> list[Action]:
     """Empty holds if any (the first regular one, and the 6th Hold); otherwise the holds of a
     different type that may be emptied; none if every hold holds this type (§5)."""
     base = ship * SLOTS
@@ -94,7 +94,7 @@ def load_options(s: State, ship: int, resource: int) -> list[Action]:
 
 
 @task(T_LOAD)
-def load(s: State, t: Task) -> None:
+def load(s: BaseState, t: Task) -> None:
     _, ship, resource, amount, decider = t
     options = load_options(s, ship, resource)
     if not options:
@@ -104,7 +104,7 @@ def load(s: State, t: Task) -> None:
 
 
 @decision(K_LOAD)
-def _load_into(s: State, ctx: tuple[Any, ...], a: Action) -> None:
+def _load_into(s: BaseState, ctx: tuple[Any, ...], a: Action) -> None:
     ship, resource, amount = ctx
     h = a - LOAD
     i = ship * SLOTS + h
@@ -115,7 +115,7 @@ def _load_into(s: State, ctx: tuple[Any, ...], a: Action) -> None:
     ev(s, s.all, E_LOAD, ship, resource, amount, h)
 
 
-def pay(s: State, ship: int, resource: int, amount: int) -> None:
+def pay(s: BaseState, ship: int, resource: int, amount: int) -> None:
     """Pay `amount` tokens of `resource` (which the ship has), asking from which holds."""
     while amount > 0:
         have = total(s, ship, resource)
@@ -132,7 +132,7 @@ def pay(s: State, ship: int, resource: int, amount: int) -> None:
         amount -= 1
 
 
-def _take_one(s: State, ship: int, h: int) -> None:
+def _take_one(s: BaseState, ship: int, h: int) -> None:
     i = ship * SLOTS + h
     s.hold_counts[i] -= 1
     if s.hold_counts[i] == 0:
@@ -140,12 +140,12 @@ def _take_one(s: State, ship: int, h: int) -> None:
 
 
 @task(T_PAY)
-def _pay_task(s: State, t: Task) -> None:
+def _pay_task(s: BaseState, t: Task) -> None:
     pay(s, t[1], t[2], t[3])
 
 
 @decision(K_PAY)
-def _pay_from(s: State, ctx: tuple[Any, ...], a: Action) -> None:
+def _pay_from(s: BaseState, ctx: tuple[Any, ...], a: Action) -> None:
     ship, resource, amount = ctx
     _take_one(s, ship, a - PAY)
     pay(s, ship, resource, amount - 1)

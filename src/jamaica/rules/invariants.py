@@ -45,7 +45,7 @@ from .fields import FieldError, is_int, json_type, show
 from .flow import check_flow
 
 if TYPE_CHECKING:
-    from .state import State
+    from .base import BaseState
 
 LAIR_MASK = sum(1 << space for space in LAIR_SPACES)
 
@@ -54,7 +54,7 @@ def _fail(path: str, why: str) -> NoReturn:
     raise FieldError("inconsistent state", path, why)
 
 
-def check_invariants(s: State) -> None:
+def check_invariants(s: BaseState) -> None:
     """Raise a FieldError naming the first broken invariant."""
     n, ns = s.n, s.ns
     if not -1 <= s.cap < n or (s.rnd > 0 and s.cap < 0):
@@ -111,7 +111,7 @@ def check_invariants(s: State) -> None:
     check_flow(s)
 
 
-def _check_treasures(s: State) -> None:
+def _check_treasures(s: BaseState) -> None:
     """Every treasure card is undrawn, face up, face down on a ship, or overboard; one lair token
     left for every card not drawn (but the Ghost Ship's own Lady Beth)."""
     seen = [0] * NUM_TREASURE_TYPES
@@ -149,7 +149,7 @@ def _check_treasures(s: State) -> None:
 EventRanges = tuple[tuple[tuple[int, int], ...], ...]
 
 
-def event_ranges(s: State) -> EventRanges:
+def event_ranges(s: BaseState) -> EventRanges:
     """Per event code, the range of each argument in this game (see `events.EVENT_ARGS`)."""
     n, ns, last = s.n, s.ns, s.cfg.max_rounds
     ranges = {
@@ -180,7 +180,7 @@ def event_ranges(s: State) -> EventRanges:
     return tuple(tuple(ranges[arg] for arg in args) for args in EVENT_ARGS)
 
 
-def check_events(events: list[Any], s: State) -> None:
+def check_events(events: list[Any], s: BaseState) -> None:
     """The event log (as loaded: a list of lists): each event `[audience, code, *args]`, its
     audience a set of the game's players and PUBLIC, its arguments in their ranges."""
     ranges = event_ranges(s)

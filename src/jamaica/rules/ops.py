@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Final
 from .actions import Action
 
 if TYPE_CHECKING:
-    from .state import State
+    from .base import BaseState
 
 CHANCE: Final = -1
 TERMINAL: Final = -4
@@ -113,8 +113,8 @@ M_FALLBACK_2021: Final = 2  # RULES §7.2: never paid
 M_FALLBACK_CLASSIC: Final = 3  # RULES §7.1: paid; a new shortage if it can't be
 
 Task = tuple[int, ...]
-TaskHandler = Callable[["State", Task], None]
-DecisionHandler = Callable[["State", tuple[Any, ...], Action], None]
+TaskHandler = Callable[["BaseState", Task], None]
+DecisionHandler = Callable[["BaseState", tuple[Any, ...], Action], None]
 
 TASKS: list[TaskHandler] = [None] * len(TASK_NAMES)  # type: ignore[list-item]
 DECIDE: list[DecisionHandler] = [None] * len(KIND_NAMES)  # type: ignore[list-item]
@@ -137,7 +137,7 @@ def decision(code: int) -> Callable[[DecisionHandler], DecisionHandler]:
 
 
 def ask(
-    s: State,
+    s: BaseState,
     kind: int,
     actor: int,
     ctx: tuple[Any, ...],
@@ -157,7 +157,7 @@ def ask(
 
 
 def chance(
-    s: State, kind: int, ctx: tuple[Any, ...], legal: list[Action], probs: list[float] | None
+    s: BaseState, kind: int, ctx: tuple[Any, ...], legal: list[Action], probs: list[float] | None
 ) -> None:
     """A chance event; `probs=None` means uniform. A certain outcome is applied at once."""
     if len(legal) == 1:
@@ -168,14 +168,14 @@ def chance(
         s.probs = probs
 
 
-def ev(s: State, audience: int, code: int, *args: int) -> None:
+def ev(s: BaseState, audience: int, code: int, *args: int) -> None:
     """Log an event seen by the players in the `audience` bit mask (`s.all` for a public event:
     every player and the PUBLIC mark)."""
     if s.events is not None:
         s.events.append((audience, code, *args))
 
 
-def run(s: State) -> None:
+def run(s: BaseState) -> None:
     """Work through the task stack until a question is pending or the game is over."""
     stack = s.stack
     tasks = TASKS
@@ -186,6 +186,6 @@ def run(s: State) -> None:
         tasks[t[0]](s, t)
 
 
-def push_all(s: State, tasks: Sequence[Task]) -> None:
+def push_all(s: BaseState, tasks: Sequence[Task]) -> None:
     """Schedule tasks to run in the given order."""
     s.stack.extend(reversed(tasks))

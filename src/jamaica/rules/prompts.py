@@ -60,7 +60,7 @@ from .ops import (
 )
 
 if TYPE_CHECKING:
-    from .state import State
+    from .base import BaseState
 
 
 @dataclass(frozen=True)
@@ -75,14 +75,14 @@ class Decision:
     context: dict[str, Any]
 
 
-def _hold(s: State, ship: int, h: int) -> str:
+def _hold(s: BaseState, ship: int, h: int) -> str:
     i = ship * SLOTS + h
     if s.hold_counts[i] == 0:
         return f"{hold_name(h)} (empty)"
     return f"{hold_name(h)} ({amount(s.hold_counts[i], s.hold_types[i])})"
 
 
-def pending(s: State, names: Sequence[str] | None = None) -> Decision:
+def pending(s: BaseState, names: Sequence[str] | None = None) -> Decision:
     assert s.q is not None
     kind, who, ctx = s.q
     if who == TERMINAL:

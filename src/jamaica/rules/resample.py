@@ -11,7 +11,7 @@ for a card given in a battle).
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from .actions import ACTIONS, DRAW, PLAY, TREASURE
 from .battle import spoils_options
@@ -27,14 +27,16 @@ from .data import (
 from .ops import C_DRAW, C_TREASURE, K_PLAY, K_SPOILS
 
 if TYPE_CHECKING:
-    from .state import State
+    from .base import BaseState
+
+S = TypeVar("S", bound="BaseState")
 
 
 def _bits(mask: int) -> list[int]:
     return [c for c in range(NUM_CARDS) if mask >> c & 1]
 
 
-def _resample_cards(s: State, q: int, rng: random.Random) -> None:
+def _resample_cards(s: BaseState, q: int, rng: random.Random) -> None:
     chosen = s.chosen[q]
     in_hand = s.hand[q] | ((1 << chosen) if chosen >= 0 else 0)
     known = s.known_in_hand[q]
@@ -54,7 +56,7 @@ def _resample_cards(s: State, q: int, rng: random.Random) -> None:
     s.hand[q], s.drawp[q] = hand, draw
 
 
-def _resample_treasures(s: State, player: int, rng: random.Random) -> None:
+def _resample_treasures(s: BaseState, player: int, rng: random.Random) -> None:
     pool = list(s.pile)
     slots: list[tuple[int, int, int]] = []  # (class, where: ship index or -1 overboard, index)
     places = [*s.face_down, s.overboard]
@@ -77,7 +79,7 @@ def _resample_treasures(s: State, player: int, rng: random.Random) -> None:
     s.pile = pool
 
 
-def resample(s: State, player: int, rng: random.Random) -> State:
+def resample(s: S, player: int, rng: random.Random) -> S:
     if not isinstance(player, int) or not 0 <= player < s.n:
         raise ValueError(f"player must be 0..{s.n - 1}, not {player!r}")
     c = s.clone(log=False)
@@ -93,7 +95,7 @@ def resample(s: State, player: int, rng: random.Random) -> State:
     return c
 
 
-def _refresh_pending(c: State) -> None:
+def _refresh_pending(c: BaseState) -> None:
     """Recompute the legal actions of a pending question that depended on hidden cards. (It may
     be left with a single answer, which `apply` then accepts, so the view stays the same.)"""
     assert c.q is not None

@@ -8,7 +8,7 @@ from .board import moves_left
 from .data import FINISH_SCORE, GOLD, NO_SCORE, PORT_ROYAL, SLOTS, SPACE_SCORE, TREASURE_VALUES
 
 if TYPE_CHECKING:
-    from .state import State
+    from .base import BaseState
 
 
 class Score(NamedTuple):
@@ -30,14 +30,14 @@ def position_score(space: int, lap: int) -> int:
     return SPACE_SCORE[space]
 
 
-def score(s: State, ship: int) -> Score:
+def score(s: BaseState, ship: int) -> Score:
     base = ship * SLOTS
     gold = sum(s.hold_counts[i] for i in range(base, base + SLOTS) if s.hold_types[i] == GOLD)
     treasures = sum(TREASURE_VALUES[card & 15] for card in s.face_down[ship])
     return Score(position_score(s.pos[ship], s.lap[ship]), gold, treasures)
 
 
-def winners(s: State) -> list[int]:
+def winners(s: BaseState) -> list[int]:
     """Highest total; tie: furthest along (fewest moves left, R8); still tied: all of them."""
     totals = [score(s, k).total for k in range(s.ns)]
     best = max(totals)

@@ -7,7 +7,7 @@ one by its path, e.g. "corrupt state: events[12][3]: …"), then checks how the 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .actions import ACTIONS, MAX_POWDER, NUM_ACTIONS
 from .config import Config
@@ -29,7 +29,9 @@ from .invariants import LAIR_MASK, check_events, check_invariants
 from .ops import CHANCE, KIND_NAMES, PUBLIC, TERMINAL
 
 if TYPE_CHECKING:
-    from .state import State
+    from .base import BaseState
+
+S = TypeVar("S", bound="BaseState")
 
 FORMAT_VERSION = 2  # 2: public events carry the PUBLIC mark (R16)
 
@@ -40,7 +42,7 @@ def _lists(x: Any) -> Any:
     return x
 
 
-def state_to_dict(s: State) -> dict[str, Any]:
+def state_to_dict(s: BaseState) -> dict[str, Any]:
     return {
         "format": FORMAT_VERSION,
         "config": s.cfg.to_dict(),
@@ -83,9 +85,8 @@ _R = Reader("corrupt state")
 _ARG = max(MAX_HOLD, NUM_SPACES)  # the largest number in a task or a question's context
 
 
-def state_from_dict(d: Any) -> State:
-    from .state import State
-
+def state_from_dict(d: Any, cls: type[S]) -> S:
+    """A `cls` (`State`) read from `d`, validated; `FieldError` names the first bad field."""
     r = _R
     if not isinstance(d, dict):
         raise r.fail("state", f"must be an object, not {json_type(d)}")
@@ -100,7 +101,7 @@ def state_from_dict(d: Any) -> State:
         raise
     except ValueError as e:
         raise r.fail("config", str(e)) from None
-    s = object.__new__(State)
+    s = object.__new__(cls)
     n, ns = cfg.players, cfg.ships
     s.cfg, s.n, s.ns = cfg, n, ns
     s.gh = n if cfg.ghost else -1
@@ -191,7 +192,7 @@ def _probs(v: Any, size: int) -> list[float]:
     return [float(p) for p in probs]
 
 
-def _events(v: Any, s: State) -> list[tuple[int, ...]]:
+def _events(v: Any, s: BaseState) -> list[tuple[int, ...]]:
     events = _R.array(v, "events")
     check_events(events, s)
     return [tuple(e) for e in events]

@@ -40,13 +40,13 @@ from .ops import (
 )
 
 if TYPE_CHECKING:
-    from .state import State
+    from .base import BaseState
 
 _DIE_ACTIONS = list(ACTIONS[DIE : DIE + len(COMBAT_FACES)])
 _SYMBOL_TO_SPACE = {SHORT_PORT: PORT, SHORT_LAIR: LAIR}
 
 
-def classic_fallbacks(s: State, ship: int) -> tuple[int, ...]:
+def classic_fallbacks(s: BaseState, ship: int) -> tuple[int, ...]:
     """§7.1: on each backward route, the first space whose full cost the ship can now pay (a lair
     always; Port Royal at the latest, R4)."""
     food, gold = total(s, ship, FOOD), total(s, ship, GOLD)
@@ -65,13 +65,13 @@ def classic_fallbacks(s: State, ship: int) -> tuple[int, ...]:
     return tuple(sorted(found))
 
 
-def _ask_fallback(s: State, ship: int, spaces: tuple[int, ...], mode: int) -> None:
+def _ask_fallback(s: BaseState, ship: int, spaces: tuple[int, ...], mode: int) -> None:
     options = tuple((space, 0, 0) for space in spaces)
     ask(s, K_MOVE, ship, (ship, mode, options), [ACTIONS[MOVE + space] for space in spaces])
 
 
 @task(T_SHORTAGE)
-def _shortage(s: State, t: Task) -> None:
+def _shortage(s: BaseState, t: Task) -> None:
     ship = t[1]
     if s.classic:
         _ask_fallback(s, ship, classic_fallbacks(s, ship), M_FALLBACK_CLASSIC)
@@ -79,7 +79,7 @@ def _shortage(s: State, t: Task) -> None:
         chance(s, C_DIE, (1, ship), _DIE_ACTIONS, None)
 
 
-def shortage_die(s: State, ship: int, face: int) -> None:
+def shortage_die(s: BaseState, ship: int, face: int) -> None:
     """§7.2: the shortage die sends the ship back to the nearest port, sea space or lair."""
     symbol = SHORTAGE_SYMBOLS[face]
     ev(s, s.all, E_SHORTAGE_DIE, ship, face, symbol)

@@ -2,7 +2,8 @@
 
 A `State` is mutable; `apply()` answers the pending question (a player's decision or a chance
 outcome) and runs the game on to the next one. `clone()` is cheap; `to_dict()` / `from_dict()`
-round-trip exactly.
+round-trip exactly. Its fields, and `clone()`, are declared in `base.BaseState`, which the engine's
+modules take: they never import this module.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from . import holds as _holds  # noqa: F401
 from . import shortage as _shortage  # noqa: F401
 from . import turns as _turns  # noqa: F401
 from .actions import ACTIONS, NUM_ACTIONS, Action, ParseError
+from .base import BaseState
 from .board import moves_left
 from .config import Config
 from .data import (
@@ -43,7 +45,10 @@ from .ops import (
     ev,
     run,
 )
+from .prompts import pending as _pending
+from .resample import resample as _resample
 from .scoring import Score, score, winners
+from .serialize import state_from_dict, state_to_dict
 from .view import events_for as _events_for
 from .view import view as _view
 
@@ -52,80 +57,10 @@ class IllegalActionError(ValueError):
     """An action that is not legal now; the state is left unchanged."""
 
 
-class State:
-    __slots__ = (
-        "all",
-        "battle",
-        "cap",
-        "cfg",
-        "chosen",
-        "classic",
-        "disc",
-        "drawp",
-        "ending",
-        "evening",
-        "events",
-        "face_down",
-        "gh",
-        "hand",
-        "history",
-        "hold_counts",
-        "hold_types",
-        "known_in_hand",
-        "lap",
-        "legal",
-        "morning",
-        "n",
-        "ns",
-        "overboard",
-        "pile",
-        "pos",
-        "powers",
-        "probs",
-        "q",
-        "rnd",
-        "roll",
-        "stack",
-        "tokens",
-    )
+class State(BaseState):
+    """A game: its fields (`base.BaseState`) and the public API."""
 
-    cfg: Config
-    n: int  # players
-    ns: int  # ships (players + the Ghost Ship)
-    gh: int  # the Ghost Ship's ship index, or -1
-    classic: bool
-    all: int  # the audience of public events: every player's bit and the PUBLIC mark (R16)
-    rnd: int  # the current round, from 1 (0 during setup)
-    cap: int  # the Captain (-1 before the first is drawn)
-    roll: tuple[int, ...]
-    morning: int
-    evening: int
-    pos: list[int]  # per ship: its space
-    lap: list[int]  # per ship: <0 behind the start line, 0 racing, 1 finished
-    hold_types: list[
-        int
-    ]  # per ship × 6 hold slots: the resource held (EMPTY, FOOD, GUNPOWDER, GOLD)
-    hold_counts: list[int]  # per ship × 6 hold slots: how many tokens
-    powers: list[int]  # per power: its owner (face up), -1 not drawn, -2 overboard
-    pile: list[int]  # per treasure type: cards not drawn yet (the pile and the cards out of play)
-    face_down: list[tuple[int, ...]]  # per ship: face-down cards (type | class << 4 | knowers << 6)
-    overboard: tuple[int, ...]  # face-down cards thrown overboard by the Ghost Ship
-    tokens: int  # bit mask of the lair spaces still holding their treasure token
-    hand: list[int]  # per player: bit mask of action cards in hand
-    drawp: list[int]  # per player: bit mask of the draw pile (unordered)
-    disc: list[int]  # per player: bit mask of the discard pile (public)
-    known_in_hand: list[
-        int
-    ]  # per player: cards everyone knows to be in that hand (since a reshuffle)
-    chosen: list[int]  # per player: the card chosen this round and not yet revealed, or -1
-    ending: bool  # a ship has finished: the game ends with this round
-    battle: list[int] | None
-    stack: list[tuple[Any, ...]]
-    q: tuple[int, int, tuple[Any, ...]] | None  # (kind, who decides, context)
-    legal: list[Action]
-    probs: list[float] | None
-    events: list[tuple[int, ...]] | None
-    history: list[int]
+    __slots__ = ()
 
     def __init__(self, config: Config | None = None, *, log: bool = True) -> None:
         cfg = config if config is not None else Config()
@@ -256,40 +191,7 @@ class State:
         """R8: fewest moves for the ship to finish."""
         return moves_left(self.pos[ship], self.lap[ship])
 
-    # --- copies ---------------------------------------------------------------------------------
-    def clone(self, *, log: bool | None = None) -> State:
-        """An independent copy; `log=False` drops the event log (faster, for search)."""
-        c = object.__new__(State)
-        c.cfg, c.n, c.ns, c.gh = self.cfg, self.n, self.ns, self.gh
-        c.classic, c.all, c.rnd, c.cap = self.classic, self.all, self.rnd, self.cap
-        c.roll, c.morning, c.evening = self.roll, self.morning, self.evening
-        c.pos, c.lap, c.hold_types, c.hold_counts = (
-            self.pos[:],
-            self.lap[:],
-            self.hold_types[:],
-            self.hold_counts[:],
-        )
-        c.powers, c.pile, c.face_down, c.overboard = (
-            self.powers[:],
-            self.pile[:],
-            self.face_down[:],
-            self.overboard,
-        )
-        c.tokens = self.tokens
-        c.hand, c.drawp, c.disc = self.hand[:], self.drawp[:], self.disc[:]
-        c.known_in_hand, c.chosen, c.ending = self.known_in_hand[:], self.chosen[:], self.ending
-        c.battle = None if self.battle is None else self.battle[:]
-        c.stack, c.q, c.legal, c.probs = self.stack[:], self.q, self.legal, self.probs
-        events = self.events
-        if log is None:
-            c.events = None if events is None else events[:]
-        else:
-            c.events = (events[:] if events is not None else []) if log else None
-        c.history = self.history[:]
-        return c
-
-    __copy__ = clone
-
+    # --- copies: `clone()` (base.BaseState) ------------------------------------------------------
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, State):
             return NotImplemented
@@ -306,15 +208,11 @@ class State:
 
     # --- serialization, views, determinization, questions in words (see the modules) -----
     def to_dict(self) -> dict[str, Any]:
-        from .serialize import state_to_dict
-
         return state_to_dict(self)
 
     @staticmethod
     def from_dict(d: Any) -> State:
-        from .serialize import state_from_dict
-
-        return state_from_dict(d)
+        return state_from_dict(d, State)
 
     def view(self, player: int | None) -> dict[str, Any]:
         """Everything `player` may see (RULES §11), JSON-safe; `None`: a spectator."""
@@ -329,16 +227,12 @@ class State:
 
     def resample(self, player: int, rng: random.Random) -> State:
         """A complete state consistent with `player`'s view, hidden parts drawn at random."""
-        from .resample import resample
-
-        return resample(self, player, rng)
+        return _resample(self, player, rng)
 
     def pending(self, names: Sequence[str] | None = None) -> Any:
         """The pending question in words: who decides, what, and the legal answers (with
         `names` per ship, if given)."""
-        from .prompts import pending
-
-        return pending(self, names)
+        return _pending(self, names)
 
 
 def new_game(config: Config | None = None, *, log: bool = True) -> State:

@@ -100,7 +100,7 @@ from .ops import (
 )
 
 if TYPE_CHECKING:
-    from .state import State
+    from .base import BaseState
 
 ROLL_ACTIONS = list(ACTIONS[ROLL : ROLL + len(ROLL_PAIRS)])
 ROLL_PROBS = [(1 if a == b else 2) / 36 for a, b in ROLL_PAIRS]
@@ -125,33 +125,33 @@ def encode_card(ttype: int, klass: int, knowers: int) -> int:
     return ttype | (klass << 4) | (knowers << 6)
 
 
-def player_bit(s: State, ship: int) -> int:
+def player_bit(s: BaseState, ship: int) -> int:
     return 0 if ship == s.gh else 1 << ship
 
 
-def ghost_controller(s: State, opponent: int) -> int:
+def ghost_controller(s: BaseState, opponent: int) -> int:
     """R9: the Captain, or the next player clockwise when the Captain fights the Ghost Ship."""
     return s.cap if opponent != s.cap else (s.cap + 1) % s.n
 
 
-def seat_order(s: State) -> list[int]:
+def seat_order(s: BaseState) -> list[int]:
     return [(s.cap + i) % s.n for i in range(s.n)]
 
 
 # --- setup ---------------------------------------------------------------------------------------
 @task(T_FIRST_CAPTAIN)
-def _first_captain(s: State, t: Task) -> None:
+def _first_captain(s: BaseState, t: Task) -> None:
     chance(s, C_CAPTAIN, (), list(ACTIONS[CAPTAIN : CAPTAIN + s.n]), None)
 
 
 @decision(C_CAPTAIN)
-def _captain_is(s: State, ctx: tuple[Any, ...], a: Action) -> None:
+def _captain_is(s: BaseState, ctx: tuple[Any, ...], a: Action) -> None:
     s.cap = a - CAPTAIN
 
 
 # --- the round -----------------------------------------------------------------------------------
 @task(T_ROUND)
-def _round(s: State, t: Task) -> None:
+def _round(s: BaseState, t: Task) -> None:
     s.rnd += 1
     s.roll = ()
     s.morning = s.evening = 0
@@ -161,7 +161,7 @@ def _round(s: State, t: Task) -> None:
 
 
 @decision(C_ROLL)
-def _rolled(s: State, ctx: tuple[Any, ...], a: Action) -> None:
+def _rolled(s: BaseState, ctx: tuple[Any, ...], a: Action) -> None:
     lo, hi = ROLL_PAIRS[a - ROLL]
     s.roll = (lo, hi)
     ev(s, s.all, E_ROLL, lo, hi)
@@ -172,7 +172,7 @@ def _rolled(s: State, ctx: tuple[Any, ...], a: Action) -> None:
 
 
 @decision(K_MORNING)
-def _dice_order(s: State, ctx: tuple[Any, ...], a: Action) -> None:
+def _dice_order(s: BaseState, ctx: tuple[Any, ...], a: Action) -> None:
     lo, hi = ctx
     m = a - MORNING + 1
     s.morning, s.evening = m, (hi if m == lo else lo)
@@ -187,14 +187,14 @@ def _dice_order(s: State, ctx: tuple[Any, ...], a: Action) -> None:
 
 
 @task(T_CHOOSE)
-def _choose(s: State, t: Task) -> None:
+def _choose(s: BaseState, t: Task) -> None:
     p = t[1]
     hand = s.hand[p]
     ask(s, K_PLAY, p, (p,), list(_PLAYS[hand]))
 
 
 @decision(K_PLAY)
-def _chosen(s: State, ctx: tuple[Any, ...], a: Action) -> None:
+def _chosen(s: BaseState, ctx: tuple[Any, ...], a: Action) -> None:
     p = ctx[0]
     c = a - PLAY
     s.hand[p] &= ~(1 << c)
@@ -204,7 +204,7 @@ def _chosen(s: State, ctx: tuple[Any, ...], a: Action) -> None:
 
 
 @task(T_TURN)
-def _turn(s: State, t: Task) -> None:
+def _turn(s: BaseState, t: Task) -> None:
     p = t[1]
     c = s.chosen[p]
     s.chosen[p] = -1
@@ -219,13 +219,13 @@ def _turn(s: State, t: Task) -> None:
 
 
 @task(T_CARD_END)
-def _card_end(s: State, t: Task) -> None:
+def _card_end(s: BaseState, t: Task) -> None:
     """Nothing to do: the marker only says, while it is on the stack, whose card is in play
     (see `progress.resolving`)."""
 
 
 @task(T_ACTION)
-def _action(s: State, t: Task) -> None:
+def _action(s: BaseState, t: Task) -> None:
     _, p, icon, die, _half = t
     if s.lap[p] >= 1:  # finished in the morning: the evening action is ignored (§9)
         ev(s, s.all, E_IGNORED, p)
@@ -259,23 +259,23 @@ _RACE, _BEHIND, _BACK = (_choices(MOVES_FORWARD_RACE, 1), _choices(MOVES_FORWARD
                          _choices(MOVES_BACKWARD, 0))  # fmt: skip
 
 
-def _move_choices(s: State, ship: int, die: int, forward: bool) -> MoveChoice:
+def _move_choices(s: BaseState, ship: int, die: int, forward: bool) -> MoveChoice:
     table = (_RACE if s.lap[ship] == 0 else _BEHIND) if forward else _BACK
     return table[s.pos[ship]][die]
 
 
-def move_options(s: State, ship: int, die: int, forward: bool) -> list[Option]:
+def move_options(s: BaseState, ship: int, die: int, forward: bool) -> list[Option]:
     """(destination, crossed the start line, forward) for each distinct destination (R2)."""
     return list(_move_choices(s, ship, die, forward)[0])
 
 
-def ask_move(s: State, ship: int, decider: int, die: int, forward: bool, mode: int) -> None:
+def ask_move(s: BaseState, ship: int, decider: int, die: int, forward: bool, mode: int) -> None:
     options, answers = _move_choices(s, ship, die, forward)
     ask(s, K_MOVE, decider, (ship, mode, options), list(answers))
 
 
 @decision(K_MOVE)
-def _moved(s: State, ctx: tuple[Any, ...], a: Action) -> None:
+def _moved(s: BaseState, ctx: tuple[Any, ...], a: Action) -> None:
     ship, mode, options = ctx
     dest = a - MOVE
     for option in options:
@@ -302,7 +302,7 @@ def _moved(s: State, ctx: tuple[Any, ...], a: Action) -> None:
 
 
 @task(T_ARRIVE)
-def _arrive(s: State, t: Task) -> None:
+def _arrive(s: BaseState, t: Task) -> None:
     _, ship, mode = t
     space = s.pos[ship]
     if space != PORT_ROYAL:
@@ -317,11 +317,11 @@ def _arrive(s: State, t: Task) -> None:
 
 
 @task(T_SETTLE)
-def _settle_task(s: State, t: Task) -> None:
+def _settle_task(s: BaseState, t: Task) -> None:
     settle(s, t[1], t[2])
 
 
-def settle(s: State, ship: int, mode: int) -> None:
+def settle(s: BaseState, ship: int, mode: int) -> None:
     """After any battle: pay the space, or take the lair's treasure (§6.2); shortage (§7)."""
     space = s.pos[ship]
     kind = SPACE_TYPE[space]
@@ -348,7 +348,7 @@ TREASURE_ACTIONS = ACTIONS[TREASURE : TREASURE + NUM_TREASURE_TYPES]
 
 
 @task(T_TREASURE)
-def _treasure(s: State, t: Task) -> None:
+def _treasure(s: BaseState, t: Task) -> None:
     pile = s.pile
     n = sum(pile)
     legal = [TREASURE_ACTIONS[k] for k in range(NUM_TREASURE_TYPES) if pile[k]]
@@ -356,7 +356,7 @@ def _treasure(s: State, t: Task) -> None:
 
 
 @decision(C_TREASURE)
-def _treasure_drawn(s: State, ctx: tuple[Any, ...], a: Action) -> None:
+def _treasure_drawn(s: BaseState, ctx: tuple[Any, ...], a: Action) -> None:
     ship, space = ctx
     kind = a - TREASURE
     s.tokens &= ~(1 << space)  # the token leaves the lair as its card is drawn
@@ -377,7 +377,7 @@ def _treasure_drawn(s: State, ctx: tuple[Any, ...], a: Action) -> None:
 GHOST_LEADS, GHOST_LAST, CAPTAIN_CHOOSES = 0, 1, 2  # why the Ghost Ship goes the way it goes
 
 
-def ghost_options(s: State, die: int) -> tuple[int, list[Option]]:
+def ghost_options(s: BaseState, die: int) -> tuple[int, list[Option]]:
     """§10: why the Ghost Ship goes the way it goes (alone in the lead: backward; alone in last
     place: forward; else the Captain chooses) and its options with `die`."""
     g = s.gh
@@ -391,7 +391,7 @@ def ghost_options(s: State, die: int) -> tuple[int, list[Option]]:
 
 
 @task(T_GHOST)
-def _ghost(s: State, t: Task) -> None:
+def _ghost(s: BaseState, t: Task) -> None:
     g = s.gh
     if s.lap[g] >= 1:
         return
@@ -403,7 +403,7 @@ def _ghost(s: State, t: Task) -> None:
 
 # --- the end of the round ------------------------------------------------------------------------
 @task(T_ROUND_END)
-def _round_end(s: State, t: Task) -> None:
+def _round_end(s: BaseState, t: Task) -> None:
     if s.ending or s.rnd >= s.cfg.max_rounds:
         ev(s, s.all, E_GAME_END, 0 if s.ending else s.rnd)
         s.q = (-1, TERMINAL, ())
@@ -416,7 +416,7 @@ def _round_end(s: State, t: Task) -> None:
 
 
 @task(T_DRAW)
-def _draw(s: State, t: Task) -> None:
+def _draw(s: BaseState, t: Task) -> None:
     p = t[1]
     limit = HAND_LIMIT_WITH_MAP if s.powers[MAP] == p else HAND_LIMIT
     if s.hand[p].bit_count() >= limit:  # R10: nobody discards; no draw until below the limit
@@ -433,7 +433,7 @@ def _draw(s: State, t: Task) -> None:
 
 
 @decision(C_DRAW)
-def _drawn(s: State, ctx: tuple[Any, ...], a: Action) -> None:
+def _drawn(s: BaseState, ctx: tuple[Any, ...], a: Action) -> None:
     p = ctx[0]
     c = a - DRAW
     s.drawp[p] &= ~(1 << c)

@@ -28,9 +28,10 @@ from .data import (
 )
 from .events import EVENT_NAMES, describe
 from .ops import CHANCE, KIND_NAMES, PUBLIC_BIT, TERMINAL
+from .scoring import score, winners
 
 if TYPE_CHECKING:
-    from .state import State
+    from .base import BaseState
 
 
 _CARD_LISTS = tuple(
@@ -49,7 +50,7 @@ def can_see(audience: int, player: int | None) -> bool:
     return bool(audience >> (PUBLIC_BIT if player is None else player) & 1)
 
 
-def _ship(s: State, k: int, me: int | None, over: bool) -> dict[str, Any]:
+def _ship(s: BaseState, k: int, me: int | None, over: bool) -> dict[str, Any]:
     base = k * SLOTS
     ht, hn, pw = s.hold_types, s.hold_counts, s.powers
     holds = [
@@ -88,7 +89,7 @@ def _ship(s: State, k: int, me: int | None, over: bool) -> dict[str, Any]:
     return ship
 
 
-def view(s: State, player: int | None) -> dict[str, Any]:
+def view(s: BaseState, player: int | None) -> dict[str, Any]:
     if player is not None and (
         not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < s.n
     ):
@@ -128,13 +129,13 @@ def view(s: State, player: int | None) -> dict[str, Any]:
                 "treasures": sc.treasures,
                 "total": sc.total,
             }
-            for sc in s.scores()
+            for sc in (score(s, k) for k in range(s.ns))
         ]
-        out["winners"] = s.winners()
+        out["winners"] = winners(s)
     return out
 
 
-def _battle(s: State) -> dict[str, Any] | None:
+def _battle(s: BaseState) -> dict[str, Any] | None:
     b = s.battle
     if b is None:
         return None
@@ -150,7 +151,7 @@ def _battle(s: State) -> dict[str, Any] | None:
 
 
 def events_for(
-    s: State, player: int | None, names: Sequence[str] | None = None
+    s: BaseState, player: int | None, names: Sequence[str] | None = None
 ) -> list[dict[str, Any]]:
     if s.events is None:
         return []
@@ -162,7 +163,7 @@ def events_for(
     return out
 
 
-def answer_seen_by(s: State, action: int, player: int | None) -> bool:
+def answer_seen_by(s: BaseState, action: int, player: int | None) -> bool:
     """Whether `player` (None: a spectator) sees `action` answer the pending question of `s`
     (ask before applying it). The player who decides always sees their own answer. Secret
     answers (§11): a card choice ("card") only its decider; a card draw ("draw_card") only the
