@@ -112,7 +112,10 @@ class Shared:
     # --- limits shared by the nodes ---------------------------------------------------------------
     async def acquire(self, address: str, limit: int) -> bool | None:
         """One more connection from `address`, if under `limit` over all nodes; None if Redis
-        cannot say (the caller counts alone)."""
+        cannot say (the caller counts alone). While Redis is away nobody waits for it: the
+        background loop finds out when it is back."""
+        if self.degraded is not None:
+            return None
         try:
             mine = f"{PREFIX}conns:{self.node}"
             nodes = [str(n) for n in await self.redis.zrange(f"{PREFIX}nodes", 0, -1)]
@@ -144,6 +147,8 @@ class Shared:
         """Count one `what` (e.g. a table created) from `address` in this minute's window over
         all nodes: None if allowed, else the seconds to wait; None too if Redis cannot say (the
         caller's own count decides)."""
+        if self.degraded is not None:
+            return None
         key = f"{PREFIX}{what}:{address}"
         try:
             async with self.redis.pipeline(transaction=False) as pipe:
