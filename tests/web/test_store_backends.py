@@ -159,6 +159,7 @@ def test_an_older_schema_is_upgraded_by_jamaica_db_upgrade(url: str) -> None:
     with store.write() as db:
         db.run("DROP TABLE owners")
         db.run("DROP TABLE nodes")
+        db.run("DROP INDEX tables_unfinished")
         db.run("ALTER TABLE tables DROP COLUMN deadline")
         db.run("UPDATE schema_version SET version = 1")
     store.close()

@@ -14,3 +14,7 @@ CREATE TABLE nodes (
     draining INTEGER NOT NULL DEFAULT 0
 );
 ALTER TABLE tables ADD COLUMN deadline DOUBLE PRECISION;
+-- Each node renews its own leases (by node) and looks for orphans among unfinished tables every
+-- second: neither reads the whole history.
+CREATE INDEX owners_node ON owners (node);
+CREATE INDEX tables_unfinished ON tables (created) WHERE finished = 0;
