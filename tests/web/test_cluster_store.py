@@ -75,3 +75,20 @@ def test_a_single_server_on_postgresql_is_not_fenced(pg_url: str) -> None:
     store.append("t1", ActionRow(0, 140, "chance"))
     assert len(store.actions("t1")) == 1
     store.close()
+
+
+def test_a_node_restarted_under_its_name_renews_none_of_the_dead_process_s_leases(
+    nodes: tuple[PostgresStore, PostgresStore], pg_url: str
+) -> None:
+    """Killed with SIGKILL and restarted at once (a supervisor), node a must not keep renewing
+    the leases its dead process held: it has none of those tables, so no node would keep them."""
+    a, b = nodes
+    a.create_table(_record("t1"))
+    again = PostgresStore(pg_url)  # the new process of node a; the old one is dead
+    again.join_cluster("a", "http://a", LEASE)
+    for _ in range(4):
+        time.sleep(LEASE / 3)
+        assert again.renew() == set()
+    assert b.orphans(10) == ["t1"]  # the lease ran out: any node takes it, a too
+    assert again.claim("t1") == 2 and again.renew() == {"t1"}
+    again.close()

@@ -157,11 +157,20 @@ class PostgresStore(SQLStore):
 
     def renew(self) -> set[str]:
         """Extend the leases of this node's tables; the ids of the tables it still owns (with
-        the epoch it knows): any other table it thought its own has been taken over."""
+        the epoch it knows): any other table it thought its own has been taken over. Only those
+        leases: a row that names this node with an epoch it does not know was claimed by an
+        earlier process of the same name (killed, restarted at once), which holds nothing now —
+        renewing it would keep the table from every node; its lease runs out and it is taken."""
+        known = dict(self.epochs)
+        if not known:
+            return set()
         with self._write() as db:
-            rows = db.run(f"UPDATE owners SET lease_until = {NOW} + ? WHERE node = ? "
-                          "RETURNING table_id, epoch", (self.lease, self.node))  # fmt: skip
-        return {str(t) for t, e in rows if self.epochs.get(str(t)) == int(e)}
+            rows = db.run(
+                f"UPDATE owners SET lease_until = {NOW} + ? WHERE node = ? AND (table_id, epoch) "
+                "IN (SELECT * FROM unnest(?::text[], ?::bigint[])) RETURNING table_id, epoch",
+                (self.lease, self.node, list(known), list(known.values())),
+            )
+        return {str(t) for t, e in rows if known.get(str(t)) == int(e)}
 
     def orphans(self, limit: int) -> list[str]:
         """Unfinished tables whose owner's lease ran out (a node died or handed them over), or
