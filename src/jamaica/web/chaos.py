@@ -307,13 +307,16 @@ async def pg_restart(pg: Postgres, folder: Path, o: Options, report: Report) -> 
     finally:
         await crowd.close()
     try:
-        refused = sum(down <= t for p in crowd.players for t in p.refused)
+        refusals = [t for p in crowd.players for t in p.refused if t >= down]
         sent = sum(down <= t <= up for p in crowd.players for t in p.sent)
         held = [b - a for p in crowd.players for a, b in p.waited if down <= a <= up]
-        report.add(name, "answers sent while it was down", f"{sent}: {refused} refused with "
-                   f"not_stored, {len(held)} held and acknowledged once it was back (the "
-                   f"longest after {max(held, default=0):.1f} s)",
-                   pg_refused=refused, pg_sent=sent)  # fmt: skip
+        last = max(refusals, default=up) - up
+        report.add(name, "answers sent while it was down", f"{sent}: {len(held)} held and "
+                   f"acknowledged once it was back (the longest after {max(held, default=0):.1f}"
+                   " s), the others refused", pg_sent=sent)  # fmt: skip
+        report.add("", "answers refused with not_stored (given again 1 s later)",
+                   f"{len(refusals)}, the last {last:.1f} s after it was back",
+                   pg_refused=len(refusals))  # fmt: skip
         report.add("", "games going on by themselves after it is back",
                    f"{len(resumed)} of {len(games)}: {_spread(resumed)}",
                    pg_stuck=len(games) - len(resumed))  # fmt: skip

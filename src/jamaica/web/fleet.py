@@ -216,6 +216,8 @@ class Player:
         first = True
         question: tuple[int, str] | None = None
         due: float | None = None
+        answered = -1  # the turn answered on this connection (an answer lost with the last
+        # connection is given again, as a person would on the page shown again)
         while not stop.is_set():
             wait = 0.5 if due is None else min(0.5, max(0.0, due - loop.time()))
             try:
@@ -223,7 +225,7 @@ class Player:
             except TimeoutError:
                 if due is not None and question is not None and loop.time() >= due:
                     turn, text = question
-                    self.pending, due = (turn, int(Action.parse(text))), None
+                    self.pending, due, answered = (turn, int(Action.parse(text))), None, turn
                     self.sent.append(time.monotonic())
                     await ws.send(json.dumps({"op": "act", "v": 1, "action": text, "turn": turn}))
                 continue
@@ -259,9 +261,7 @@ class Player:
             q = m["question"]
             if q is None or q["early"]:
                 question, due = None, None
-            elif (question is None or question[0] != turn) and (
-                self.pending is None or self.pending[0] != turn
-            ):
+            elif (question is None or question[0] != turn) and answered != turn:
                 question = (turn, rng.choice(q["options"])["action"])
                 due = loop.time() + rng.uniform(*think)
         return None

@@ -9,6 +9,7 @@ tests turn it into a skip, or a failure when JAMAICA_REQUIRE_SERVICES is set).
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 import shutil
@@ -109,15 +110,25 @@ class Postgres:
         return self.url(name)
 
     def stop(self, fast: bool = False) -> None:
-        """SIGTERM ("smart": waits for its clients to leave), then SIGKILL after 10 s; with
-        `fast`, SIGINT: connected clients are cut off and the server stops at once."""
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT if fast else signal.SIGTERM)
+        """SIGTERM ("smart": waits for its clients to leave), then SIGQUIT after 10 s; with
+        `fast`, SIGINT: connected clients are cut off and the server stops at once. The signal
+        goes to the postmaster itself (`postmaster.pid`): `runuser` would not pass it on."""
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        try:
+            pid = int((self.folder / "data" / "postmaster.pid").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            pid = self.proc.pid
+        for sig in (signal.SIGINT if fast else signal.SIGTERM, signal.SIGQUIT):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, sig)
             try:
                 self.proc.wait(10)
+                return
             except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+                continue
+        self.proc.kill()
+        self.proc.wait()
 
 
 def start_postgres() -> Postgres:
