@@ -25,7 +25,7 @@ def postgres() -> Iterator[Postgres]:
     try:
         yield pg
     finally:
-        pg.stop()
+        pg.close()
 
 
 @pytest.fixture
@@ -40,4 +40,4 @@ def redis_server() -> Iterator[Redis]:
     try:
         yield r
     finally:
-        r.stop()
+        r.close()

@@ -290,6 +290,16 @@ def build_parser() -> argparse.ArgumentParser:
     bsrv.add_argument("--bot", metavar="SPEC",
                       help="seat B of every table is the server's bot of this spec (e.g. greedy); "
                            "prints the bots' queue wait")  # fmt: skip
+    bcl = sub.add_parser("bench-cluster", help="kill -9, SIGSTOP, Redis and PostgreSQL outages "
+                         "on a real service of nodes, while simulated people play")  # fmt: skip
+    bcl.add_argument("--kills", type=int, default=None, help="nodes killed (default 20)")
+    bcl.add_argument("--lease", type=float, default=None, help="the nodes' lease (default 10 s)")
+    bcl.add_argument("--redis-seconds", type=float, default=None,
+                     help="how long Redis is down (default 30)")  # fmt: skip
+    bcl.add_argument("--pg-seconds", type=float, default=None,
+                     help="how long PostgreSQL is down in its restart (default 15)")  # fmt: skip
+    bcl.add_argument("--quick", action="store_true",
+                     help="a short run: 4 kills, lease 3 s, Redis down 5 s, PostgreSQL 4 s")
     return parser
 
 
@@ -359,6 +369,21 @@ def main(argv: Sequence[str] | None = None) -> int:
 
                 parse_spec(ns.bot)
             print(bench_server(ns.games, ns.seed, ns.spectators, ns.bot))
+        elif ns.command == "bench-cluster":
+            from .web.chaos import Options, bench_cluster, table
+            from .web.services import Missing
+
+            o = Options.quick() if ns.quick else Options()
+            for name in ("kills", "lease", "redis_seconds", "pg_seconds"):
+                if getattr(ns, name) is not None:
+                    setattr(o, name, getattr(ns, name))
+            if not (1 <= o.kills <= 1000 and 1 <= o.lease <= 300 and 1 <= o.redis_seconds <= 3600
+                    and 1 <= o.pg_seconds <= 3600):  # fmt: skip
+                raise ValueError("--kills is 1 to 1000, --lease 1 to 300 s, an outage 1 to 3600 s")
+            try:
+                print(table(bench_cluster(o), o))
+            except Missing as e:
+                raise ValueError(f"bench-cluster needs {e} installed") from None
         elif ns.command == "serve":
             from .web.limits import Limits
             from .web.server import serve

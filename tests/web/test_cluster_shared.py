@@ -42,7 +42,7 @@ def nodes(tmp_path: Path, postgres: Postgres) -> Iterator[tuple[Server, Server, 
     yield a, b, redis
     a.stop()
     b.stop()
-    redis.stop()
+    redis.close()
 
 
 def _eventually(check: Any, seconds: float = 8.0) -> Any:

@@ -156,7 +156,7 @@ async def takeover(pg: Postgres, folder: Path, o: Options, report: Report) -> No
         _checked(report, "", service, crowd, "takeover")
     finally:
         service.close()
-        redis.stop()
+        redis.close()
 
 
 async def split_brain(pg: Postgres, folder: Path, o: Options, report: Report) -> None:
@@ -278,7 +278,7 @@ async def redis_down(pg: Postgres, folder: Path, o: Options, report: Report) -> 
         _checked(report, "", service, crowd, "redis")
     finally:
         service.close()
-        redis.stop()
+        redis.close()
 
 
 async def pg_restart(pg: Postgres, folder: Path, o: Options, report: Report) -> None:
@@ -350,7 +350,7 @@ async def _all(o: Options, report: Report, out: Callable[[str], None]) -> None:
             out(f"  … {scenario.__name__.replace('_', ' ')}")
             await scenario(pg, folder, o, report)
     finally:
-        pg.stop(fast=True)
+        pg.close()
         if report.problems:
             report.problems.append(f"the nodes' logs are kept in {folder}")
         else:

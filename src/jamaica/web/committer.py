@@ -13,7 +13,7 @@ import weakref
 from dataclasses import dataclass, field
 
 from .health import monitor_of
-from .store import KEEP, ActionRow, Keep, Store
+from .store import KEEP, ActionRow, Keep, Store, StoreUnavailable
 
 
 @dataclass
@@ -51,6 +51,12 @@ class Committer:
             deadlines = {p.table_id: p.deadline for p in batch if not isinstance(p.deadline, Keep)}
             try:
                 await asyncio.to_thread(self.store.append_batch, items, deadlines)
+            except StoreUnavailable as e:  # the database is away: each table would fail alike
+                for p in batch:
+                    if not p.done.done():
+                        p.done.set_exception(e)
+                monitor_of(self.store).storage_failures.inc(len(batch))
+                continue
             except Exception:
                 await self._one_by_one(batch)
                 continue

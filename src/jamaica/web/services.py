@@ -131,6 +131,12 @@ class Postgres:
         self.proc.wait()
 
 
+    def close(self) -> None:
+        """Stop it for good and delete its folder (a cluster is some 40 MB)."""
+        self.stop(fast=True)
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
 def start_postgres() -> Postgres:
     """A new cluster in a temporary directory; `Missing` without PostgreSQL's programs."""
     if _pg_bin("initdb") is None or _pg_bin("postgres") is None:
@@ -172,6 +178,12 @@ class Redis:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()
             self.proc.wait(10)
+
+
+    def close(self) -> None:
+        """Stop it for good and delete its folder."""
+        self.stop()
+        shutil.rmtree(self.folder, ignore_errors=True)
 
 
 def start_redis(port: int | None = None) -> Redis:

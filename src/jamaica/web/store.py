@@ -36,6 +36,11 @@ class StoreError(ValueError):
     """The storage failed or cannot be used; the message is one line for the operator."""
 
 
+class StoreUnavailable(StoreError):
+    """The database cannot be reached now: every write fails alike until it is back (so there is
+    no point retrying a batch's tables one by one)."""
+
+
 class NotOwner(StoreError):
     """Another node has taken the table over: this node may no longer write its decisions."""
 

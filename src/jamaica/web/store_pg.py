@@ -17,9 +17,13 @@ from typing import Any
 import psycopg
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from .store import NotOwner, SQLStore, StoreError, Tx, one_line, safe_url
+from .store import NotOwner, SQLStore, StoreError, StoreUnavailable, Tx, one_line, safe_url
 
-CONNECT_SECONDS = 5.0  # to connect, or to wait for a free connection of the pool
+CONNECT_SECONDS = 3.0  # to connect, or to wait for a free connection of the pool
+# The pool reconnects with a doubling delay (1, 2, 4… s); after this long it gives that attempt
+# up and starts again at 1 s when a connection is asked for: a node finds a database that came
+# back within about 2 s, not 16.
+RECONNECT_SECONDS = 3.0
 NOW = "extract(epoch FROM clock_timestamp())"  # the database's clock: the same for every node
 STATEMENT_MS = 10_000  # no query of ours runs longer; one that does is cut off (a StoreError)
 
@@ -55,6 +59,7 @@ class PostgresStore(SQLStore):
         self.url = url
         self._pool = ConnectionPool(
             url, min_size=1, max_size=max_size, timeout=CONNECT_SECONDS, open=False,
+            reconnect_timeout=RECONNECT_SECONDS,
             check=ConnectionPool.check_connection, name="jamaica",
             kwargs={"connect_timeout": int(CONNECT_SECONDS),
                     "options": f"-c statement_timeout={STATEMENT_MS}"},
@@ -77,8 +82,10 @@ class PostgresStore(SQLStore):
             with self._pool.connection() as conn:
                 yield conn
         except PoolTimeout:
-            raise StoreError(f"cannot {what} the database: no connection within "
-                             f"{CONNECT_SECONDS:g} s") from None  # fmt: skip
+            raise StoreUnavailable(f"cannot {what} the database: no connection within "
+                                   f"{CONNECT_SECONDS:g} s") from None  # fmt: skip
+        except psycopg.OperationalError as e:  # the server is gone, restarting, unreachable
+            raise StoreUnavailable(f"cannot {what} the database: {one_line(e)}") from None
         except psycopg.Error as e:
             raise StoreError(f"cannot {what} the database: {one_line(e)}") from None
 
