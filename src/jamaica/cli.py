@@ -290,6 +290,27 @@ def build_parser() -> argparse.ArgumentParser:
     bsrv.add_argument("--bot", metavar="SPEC",
                       help="seat B of every table is the server's bot of this spec (e.g. greedy); "
                            "prints the bots' queue wait")  # fmt: skip
+    bsrv.add_argument("--paced", action="store_true",
+                      help="clients think 1-3 s (uniformly, seeded) before each answer, as people "
+                           "do; the run lasts --seconds")  # fmt: skip
+    bsrv.add_argument("--seconds", type=float, default=60.0,
+                      help="how long a paced run lasts (default 60)")  # fmt: skip
+    bsrv.add_argument("--find-capacity", action="store_true",
+                      help="step the table count up from --games (x1.5) until the median p99 of "
+                           "--repeat runs passes --p99, then bisect: the most tables one node "
+                           "holds")  # fmt: skip
+    bsrv.add_argument("--repeat", type=int, default=3,
+                      help="runs per table count with --find-capacity (their median "
+                           "counts)")  # fmt: skip
+    bsrv.add_argument("--p99", type=float, default=100.0,
+                      help="the answer->question p99 (ms) --find-capacity keeps "
+                           "(default 100)")  # fmt: skip
+    bsrv.add_argument("--most", type=int, default=None,
+                      help="the most tables --find-capacity tries (default 1000, 5000 "
+                           "paced)")  # fmt: skip
+    bsrv.add_argument("--server-commit", metavar="REV",
+                      help="run the server from an earlier commit's code (git archive; the "
+                           "working tree is not touched): before and after, alike")  # fmt: skip
     bcl = sub.add_parser("bench-cluster", help="kill -9, SIGSTOP, Redis and PostgreSQL outages "
                          "on a real service of nodes, while simulated people play")  # fmt: skip
     bcl.add_argument("--kills", type=int, default=None, help="nodes killed (default 20)")
@@ -358,17 +379,32 @@ def main(argv: Sequence[str] | None = None) -> int:
                 raise ValueError("--answers must be between 5 and 10000")
             print(bench_abuse(ns.attacks or None, ns.answers, ns.full))
         elif ns.command == "bench-server":
-            from .web.bench import bench_server
+            from .web.bench import Pacing, bench_server, find_capacity
 
-            if not 1 <= ns.games <= 1000:
-                raise ValueError("--games must be between 1 and 1000")
+            most = ns.most if ns.most is not None else 5000 if ns.paced else 1000
+            if not 1 <= ns.games <= (5000 if ns.paced else 1000):
+                raise ValueError("--games must be between 1 and 1000 (5000 with --paced)")
+            if not 1 <= most <= 5000:
+                raise ValueError("--most must be between 1 and 5000")
             if not 0 <= ns.spectators <= 5000:
                 raise ValueError("--spectators must be between 0 and 5000")
+            if not 1 <= ns.seconds <= 3600:
+                raise ValueError("--seconds must be between 1 and 3600")
+            if not 1 <= ns.repeat <= 50:
+                raise ValueError("--repeat must be between 1 and 50")
             if ns.bot is not None:
                 from .bots import parse_spec
 
                 parse_spec(ns.bot)
-            print(bench_server(ns.games, ns.seed, ns.spectators, ns.bot))
+            pacing = Pacing(ns.seconds) if ns.paced else None
+            if ns.find_capacity:
+                if ns.bot is not None or ns.spectators:
+                    raise ValueError("--find-capacity plays every seat itself, with no spectators")
+                print(find_capacity(ns.games, ns.seed, pacing, ns.server_commit, ns.p99,
+                                    ns.repeat, most))  # fmt: skip
+            else:
+                print(bench_server(ns.games, ns.seed, ns.spectators, ns.bot, pacing,
+                                   ns.server_commit))  # fmt: skip
         elif ns.command == "bench-cluster":
             from .web.chaos import Options, bench_cluster, table
             from .web.services import Missing

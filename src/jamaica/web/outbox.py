@@ -38,8 +38,25 @@ class Wire(Protocol):
     async def close(self, code: int) -> None: ...
 
 
+try:  # the `web` extra's JSON encoder: several times as fast as the standard library's
+    import orjson
+except ImportError:  # pragma: no cover - the standard library's, if it is not installed
+    orjson = None  # type: ignore[assignment]
+
+_ENCODER = json.JSONEncoder(separators=(",", ":"), check_circular=False)  # messages are trees
+
+
 def encode(message: dict[str, Any]) -> str:
-    return json.dumps(message, separators=(",", ":"))
+    """A message as compact JSON: the values of `json.dumps(message, separators=(",", ":"))`
+    (orjson writes characters beyond ASCII as they are, not as \\u escapes). What orjson
+    refuses (text that is not valid Unicode, an integer beyond 64 bits) the standard library
+    encodes as it always did."""
+    if orjson is not None:
+        try:
+            return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+        except TypeError:  # orjson.JSONEncodeError is one
+            pass
+    return _ENCODER.encode(message)
 
 
 class _Slot:
@@ -64,7 +81,8 @@ class Outbox:
         self.send_timeout = send_timeout
         self.closed = False
         self.busy = False  # a message is being made or sent
-        self._ready = asyncio.Event()
+        self._wake: asyncio.Future[None] | None = None  # the writer waits on it for the queue
+        self._late = False  # the send in progress took longer than send_timeout
         self._task: asyncio.Task[Any] | None = None
 
     def start(self) -> None:
@@ -84,7 +102,7 @@ class Outbox:
             return False
         self.queue.append(message if isinstance(message, str) else encode(message))
         self.plain += 1
-        self._ready.set()
+        self._poke()
         return True
 
     def put_latest(self, slot: str, message: Producer | str) -> bool:
@@ -94,9 +112,15 @@ class Outbox:
             return False
         if slot not in self.slots:
             self.queue.append(_Slot(slot))
-            self._ready.set()
+            self._poke()
         self.slots[slot] = message
         return True
+
+    def _poke(self) -> None:
+        """Wake the writer if it waits for the queue."""
+        wake = self._wake
+        if wake is not None and not wake.done():
+            wake.set_result(None)
 
     def put_merged(
         self, slot: str, items: list[Any], make: Callable[[list[Any]], str], keep: int = 100
@@ -127,23 +151,40 @@ class Outbox:
                            "message": "the server failed to make an update"})  # fmt: skip
 
     async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        me = asyncio.current_task()
+        assert me is not None
         try:
             while True:
                 while not self.queue:
-                    self._ready.clear()
-                    await self._ready.wait()
+                    self._wake = loop.create_future()
+                    try:
+                        await self._wake
+                    finally:
+                        self._wake = None
                 self.busy = True
                 text = self._next()
                 if text is not None:
-                    await asyncio.wait_for(self.wire.send_text(text), self.send_timeout)
+                    # A send that takes longer than send_timeout is cancelled (a timer, not a
+                    # task or a timeout context per message: most sends finish at once).
+                    late = loop.call_later(self.send_timeout, self._too_late, me)
+                    try:
+                        await self.wire.send_text(text)
+                    finally:
+                        late.cancel()
                 self.busy = False
         except asyncio.CancelledError:
-            raise
-        except TimeoutError:
-            self.close(CLOSE_TOO_SLOW)
+            if not self._late:
+                raise
+            self.close(CLOSE_TOO_SLOW)  # the send was cancelled for its time: too slow
         except Exception:  # the socket went away, or broke: make sure it is closed
             self.closed = True
             await self._close_wire(CLOSE_BROKEN)
+
+    def _too_late(self, task: asyncio.Task[Any]) -> None:
+        if not task.done():
+            self._late = True
+            task.cancel()
 
     def close(self, code: int = 1000) -> None:
         """Stop sending and close the connection (in the background: never waits)."""

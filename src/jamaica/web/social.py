@@ -83,6 +83,7 @@ class Social:
     chat_limits: ChatLimit
     _logs: dict[int | None, tuple[list[int], list[dict[str, Any]]]]
     _logs_seen: dict[int | None, int]
+    _described: dict[int, dict[str, Any]]
     spectators_chat: ChatLimit
 
     # provided by LiveTable
@@ -158,6 +159,7 @@ class Social:
         self.names[i] = seat["name"]
         self._logs.clear()  # the log is described anew with the new name
         self._logs_seen.clear()
+        self._described.clear()
 
     async def sit(self, player: Player, i: int) -> None:
         """`player` takes open seat `i` (or the seat reserved for them); the game starts once no

@@ -126,6 +126,9 @@ class LiveTable(Social):
         self._spectators_pace = Pace(SPECTATORS_EVERY, self._tell_spectators)
         self._chat_cache: tuple[int, str] = (-1, "")
         self._logs_seen: dict[int | None, int] = {}  # engine events looked at, per audience
+        self._described: dict[int, dict[str, Any]] = {}  # engine event -> its words (any audience)
+        self._updates: dict[tuple[Any, ...], tuple[str, tuple[int, int]]] = {}  # see update_text
+        self._updates_of: tuple[State | None, int] = (None, -1)  # the state they were made from
         self.chat_limits = ChatLimit()  # per player (or seat, or anonymous address)
         self.spectators_chat = ChatLimit(SPECTATORS_BURST)  # the spectators together
 
@@ -287,9 +290,9 @@ class LiveTable(Social):
             # A card choice does not depend on what happened since it was offered.
             if act.turn is not None and act.turn != len(s.history) and not card:
                 raise ProtocolError("stale", "the game has moved on since; look again")
-            decisions = self._check_answers(seat, act.actions)
+            decisions, applied = self._check_answers(seat, act.actions)
             try:
-                await self._commit(decisions)
+                await self._commit(decisions, applied)
             except StorageFailed:
                 raise ProtocolError(
                     "not_stored",
@@ -305,24 +308,32 @@ class LiveTable(Social):
         c = s.chosen[seat]
         return not act.more and c >= 0 and act.action.strip() == f"play {CARD_NAMES[c]}"
 
-    def _check_answers(self, seat: int, texts: Sequence[str]) -> list[tuple[Action, str]]:
+    def _check_answers(
+        self, seat: int, texts: Sequence[str]
+    ) -> tuple[list[tuple[Action, str]], State | None]:
         """Each answer must be legal in turn, and each but the first must answer a question of
-        the same seat that the previous one led to: all or nothing."""
-        trial = self.session.state.clone(log=False)
+        the same seat that the previous one led to: all or nothing. Returns the answers and, for
+        several, a copy of the game they were applied to (what `_commit` goes on from); one
+        answer is checked against the game itself (nothing is copied)."""
+        s = self.session.state
+        if len(texts) == 1:
+            a = _parse(texts[0])
+            if a not in s.legal:
+                legal = ", ".join(str(x) for x in s.legal)
+                raise ProtocolError("illegal", f"{texts[0]!r} is not legal now; legal: {legal}")
+            return [(a, "player")], None
+        trial = s.clone()
         out = []
         for i, text in enumerate(texts):
             if i and (trial.is_terminal() or trial.current_player() != seat):
                 raise ProtocolError("illegal", f"answer {i + 1} ({text!r}) has no question")
-            try:
-                a = Action.parse(text)
-            except ParseError as e:
-                raise ProtocolError("illegal", str(e)) from None
+            a = _parse(text)
             if a not in trial.legal:
                 legal = ", ".join(str(x) for x in trial.legal)
                 raise ProtocolError("illegal", f"{text!r} is not legal now; legal: {legal}")
             trial.apply(a)
             out.append((a, "player"))
-        return out
+        return out, trial
 
     # --- simultaneous card choice ---------------------------------------------------------------
     def can_choose_early(self, seat: int) -> bool:
@@ -373,15 +384,21 @@ class LiveTable(Social):
         a = self.early.get(s.current_player())
         return a if a is not None and a in s.legal else None
 
-    async def _commit(self, decisions: list[tuple[Action, str]]) -> None:
+    async def _commit(
+        self, decisions: list[tuple[Action, str]], applied: State | None = None
+    ) -> None:
         """Apply the decisions (and the dice that follow them) to a copy of the game, store them
         all in one transaction, and only then make the copy the game: a decision is applied and
-        acknowledged only once it is stored. If storing fails, nothing changes (StorageFailed)."""
-        s = self.session.state.clone()
-        rows = []
-        for a, by in decisions:
-            rows.append(ActionRow(len(s.history), int(a), by))
-            s.apply(a)
+        acknowledged only once it is stored. If storing fails, nothing changes (StorageFailed).
+        `applied`: a copy of the game the decisions were applied to already (`_check_answers`)."""
+        start = len(self.session.state.history)
+        rows = [ActionRow(start + i, int(a), by) for i, (a, by) in enumerate(decisions)]
+        if applied is None:
+            s = self.session.state.clone()
+            for a, _ in decisions:
+                s.apply(a)
+        else:
+            s = applied
         self._forget_old_choices()
         taken: list[int] = []
         while True:
@@ -427,7 +444,22 @@ class LiveTable(Social):
     def kick(self) -> None:
         """Make sure the bots and the dice play on if it is their turn, and the clock runs."""
         if self._auto is None or self._auto.done():
+            if self._nothing_to_play():
+                self._arm_timer()  # what `_play_auto` would do, without a task (most answers)
+                return
             self._auto = asyncio.get_running_loop().create_task(self._play_auto())
+
+    def _nothing_to_play(self) -> bool:
+        """Whether `_play_auto` would play nothing now (no bot, dice or early card) and find the
+        clock as it should be (no clock, or this question's armed already)."""
+        if self.lock.locked():
+            return False
+        clock = self._timer is not None and self._timer_turn == len(self.session.state.history)
+        if self.record.seconds_per_decision is not None and not clock:
+            return False
+        if not self.record.started:
+            return True
+        return self._early_answer() is None and not self.session.waiting_for_bot_or_chance()
 
     async def _play_auto(self) -> None:
         """Chance and bots play until a human must decide. A bot thinks on a copy of the game,
@@ -566,9 +598,14 @@ class LiveTable(Social):
         change (`_public_update`): however many watch, the players' game goes first."""
         self.version += 1
         self._seats_pace.flush()  # a change of seats goes before the game's
-        for client in [c for c in self.clients if c.seat is not None]:
-            self._queue_update(client)
-        self._spectators_pace.request()
+        watched = False
+        for client in list(self.clients):
+            if client.seat is None:
+                watched = True
+            else:
+                self._queue_update(client)
+        if watched or self._spectators_pace.timer is not None:  # no spectators: nothing to pace
+            self._spectators_pace.request()
 
     def _tell_spectators(self) -> None:
         """Every spectator's update, made as each leaves, all from one encoding per part of the
@@ -589,7 +626,7 @@ class LiveTable(Social):
                 self._public_version = self.version
             client.outbox.put_latest("update", self._public_producer(client, self._public))
         else:
-            client.outbox.put_latest("update", lambda: encode(self.update_for(client)))
+            client.outbox.put_latest("update", lambda: self.update_text(client))
         if client.outbox.closed:  # gone, or too slow: it can reconnect and resync
             self.leave(client)
 
@@ -605,6 +642,31 @@ class LiveTable(Social):
         text, (client.raw_sent, client.notes_sent) = known
         return text
 
+    def update_text(self, client: Client) -> str:
+        """A seated client's update, encoded: made once for every client of the same seat that
+        has been sent the same part of the log and the notes (a player's tabs), until anything
+        it shows changes — the game, the notes, the names, the clock, the cards chosen early,
+        who plays which seat. Each audience's update is still made from `update_for(seat)`:
+        what that seat may see, and nothing else."""
+        s = self.session.state
+        if self._updates_of[0] is not s or self._updates_of[1] != len(s.history):
+            self._updates.clear()  # a new state: what was made from the old one is stale
+            self._updates_of = (s, len(s.history))
+        self._forget_old_choices()  # (update_for would, and the key must see it)
+        seat = client.seat
+        replaced = seat is not None and bool(self.record.seats[seat].get("replaced"))
+        key = (seat, client.raw_sent, client.notes_sent, len(s.events or ()), len(self.notes),
+               tuple(self.names), self.deadline_at, self.record.seconds_per_decision,
+               self.early_round, tuple(self.early.items()),
+               tuple(x.human for x in self.session.seats), replaced)  # fmt: skip
+        known = self._updates.get(key)
+        if known is None:
+            text = encode(self.update_for(client))
+            self._updates[key] = (text, (client.raw_sent, client.notes_sent))
+            return text
+        text, (client.raw_sent, client.notes_sent) = known
+        return text
+
     def _chat_text(self, rows: list[ChatRow]) -> str:
         """The chat message of a newcomer (the newest lines), encoded once per chat line."""
         if rows and rows[-1].seq == self.chat_seq - 1 and len(rows) >= len(self.chat):
@@ -614,17 +676,24 @@ class LiveTable(Social):
         return chat_text(rows)
 
     def _log_for(self, seat: int | None) -> tuple[list[int], list[dict[str, Any]]]:
-        """The events `seat` may see, described once for every client of that seat (a newcomer
-        is sent the whole log: it is not described again for each): their places in the
-        engine's log, and the events."""
-        events = self.session.state.events or []
+        """The events `seat` may see, looked at once for every client of that seat (a newcomer
+        is sent the whole log: it is not looked at again for each): their places in the
+        engine's log, and the events — each described once for every audience that sees it
+        (an event's words depend on the event, not on who reads them)."""
+        s = self.session.state
+        events = s.events or []
         where, described = self._logs.setdefault(seat, ([], []))
+        words = self._described
         for i in range(self._logs_seen.get(seat, 0), len(events)):
             e = events[i]
             if can_see(e[0], seat):
+                d = words.get(i)
+                if d is None:  # the args a tuple (JSON: a list): then the garbage collector
+                    # stops looking at the event's words after their first collection
+                    d = words[i] = {"kind": EVENT_NAMES[e[1]], "args": e[2:],
+                                    "text": describe(e, s.n, self.names)}  # fmt: skip
                 where.append(i)
-                described.append({"kind": EVENT_NAMES[e[1]], "args": list(e[2:]),
-                                  "text": describe(e, self.session.state.n, self.names)})
+                described.append(d)
         self._logs_seen[seat] = len(events)
         return where, described
 
@@ -728,6 +797,13 @@ class LiveTable(Social):
             self._timer.cancel()
         if self._auto is not None:
             self._auto.cancel()
+
+
+def _parse(text: str) -> Action:
+    try:
+        return Action.parse(text)
+    except ParseError as e:
+        raise ProtocolError("illegal", str(e)) from None
 
 
 def _seat_row(
