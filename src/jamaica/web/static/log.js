@@ -1,10 +1,14 @@
 // The log in plain words: player colours, a separator per round, your own events marked, the
+// server's notes (time ran out, a bot plays a seat, a player is back), one line per fact, the
 // newest line announced to screen readers, and a summary of what happened since your last turn.
 import { el } from "/static/common.js";
 import { shipColour } from "/static/boardview.js";
 import { RESOURCES, amount, isMine, plain, shipsOf } from "/static/words.js";
 
 const QUIET = new Set(["draw", "start"]); // a hidden draw says nothing a player needs
+// An event that says again, with what only this seat may see, what the line before said:
+// it takes that line's place ("Ann chooses a card." becomes "Ann chooses Food / Gunpowder.").
+const SAYS_AGAIN = { chose_seen: "chose" };
 
 export class Log {
   constructor(box, live) {
@@ -14,6 +18,7 @@ export class Log {
     this.seat = null;
     this.ghost = -1;
     this.entries = [];
+    this.last = null;
     this.stick = true; // follow the newest line unless the reader scrolled up
     // Only the reader's own scrolling (wheel, touch, keys, the scroll bar) stops the log from
     // following the newest line; scrolling back to the bottom makes it follow again.
@@ -31,6 +36,7 @@ export class Log {
     this.seat = seat;
     this.ghost = ghost;
     this.entries = [];
+    this.last = null; // the newest event's line: {kind, ship, p}
     this.box.replaceChildren();
   }
 
@@ -54,15 +60,43 @@ export class Log {
       this.words(p, text);
       if (mine) p.appendChild(el("span", { class: "sr-only" }, " (you)"));
     }
-    this.box.appendChild(p);
+    const ship = shipsOf(ev)[0];
+    const before = this.last;
+    if (before && SAYS_AGAIN[ev.kind] === before.kind && before.ship === ship && before.p.parentNode === this.box) {
+      before.p.replaceWith(p);
+    } else this.box.appendChild(p);
+    this.last = { kind: ev.kind, ship, p };
     if (this.stick) this.scrollSoon();
     if (announce && this.live) this.live.textContent = text;
   }
 
+  /** A line that is not an event: a note of the server (its player's colour, when it names
+   * one: the first named), or the page's own (a refused answer, the connection). */
   note(text, announce = true) {
-    this.box.appendChild(el("p", { class: "note" }, plain(text)));
+    this.last = null;
+    const words = plain(text);
+    const ship = this.named(words);
+    const p = el("p", { class: "note" + (ship !== null && ship === this.seat ? " mine" : "") });
+    const chip = el("span", { class: "chip", "aria-hidden": "true" });
+    if (ship !== null) chip.style.backgroundColor = shipColour(ship, ship === this.ghost);
+    else chip.classList.add("none");
+    p.appendChild(chip);
+    this.words(p, words);
+    if (ship !== null && ship === this.seat) p.appendChild(el("span", { class: "sr-only" }, " (you)"));
+    this.box.appendChild(p);
     if (this.stick) this.scrollSoon();
-    if (announce && this.live) this.live.textContent = plain(text);
+    if (announce && this.live) this.live.textContent = words;
+  }
+
+  /** The seat whose name comes first in a text, or null. */
+  named(text) {
+    let best = null, at = Infinity;
+    this.names.forEach((name, k) => {
+      if (!name) return;
+      const i = text.indexOf(name);
+      if (i >= 0 && (i < at || (i === at && name.length > this.names[best].length))) { best = k; at = i; }
+    });
+    return best;
   }
 
   atBottom() {

@@ -1,5 +1,6 @@
 // A seat (or a spectator) at a table: one WebSocket, reconnecting by itself; the updates play
-// out through the event queue (pacing.js); the question, the hand, the log and the panels.
+// out through the event queue (pacing.js), never far behind the present; the question, the hand,
+// the log (events and the server's notes), the panels, and who plays which seat.
 import { el } from "/static/common.js";
 import { BoardView, ready as boardReady, trackPath } from "/static/boardview.js";
 import { setUpHelp } from "/static/help.js";
@@ -7,7 +8,7 @@ import { Log, summaryList } from "/static/log.js";
 import { BattlePanel, DicePanel, drawShips, flashShip, holdChange, scoreTable } from "/static/panels.js";
 import { PER_SPACE, Pacer, SPEEDS, baseDuration } from "/static/pacing.js";
 import { QuestionPanel } from "/static/question.js";
-import { FACES, RESOURCES, amount, cardTitle, clock, plain, promptWords } from "/static/words.js";
+import { FACES, RESOURCES, actionWords, amount, cardTitle, clock, noteWords, plain, promptWords } from "/static/words.js";
 import { api, loadPlayer } from "/static/player.js";
 import { Chat } from "/static/chat.js";
 import { Rematch } from "/static/rematch.js";
@@ -41,13 +42,14 @@ let layout = null, names = [], mySeat = null, ghost = -1, socket = null, retry =
 let initial = true; // the next update is the present after a (re)connection: show it at once
 let shown = null; // the update whose state is on screen
 let lastMoves = {}; // ship -> {from, to}: its last move, marked on the board
-let pending = null; // an answer not yet accepted: {actions, turn, early, sent}
+let pending = null; // an answer not yet accepted: {actions, words, turn, early, sent}
 let preview = null; // destinations of the card pointed at: [{space, cost, battle, shortage, time}]
 let board = null;
 let finished = false;
 let tableStatus = null; // "waiting", "playing", "finished"… (welcome, seats)
 let seatsMsg = null; // the last `seats` message
 let you = null; // welcome's `you`: {name} or null
+let meReplaced = false; // a bot plays this page's seat (the newest update's `replaced`)
 
 const log = new Log($("log"), $("log-live"));
 const dice = new DicePanel($("dice"));
@@ -64,15 +66,32 @@ function status(text) { $("status").textContent = text; }
 function announce(text) { $("announce").textContent = text; }
 
 // --- the event queue -----------------------------------------------------------------------------
+/** A move's path along the track (worked out once: the queue asks for its length first). */
+function pathOf(ev) {
+  if (!ev.path) {
+    const [, from, to] = ev.args;
+    ev.path = trackPath(layout, from, to, ev.kind === "move" ? Boolean(ev.args[3]) : false);
+  }
+  return ev.path;
+}
+
+function isMove(ev) {
+  return (ev.kind === "move" || ev.kind === "fallback") && Array.isArray(ev.args) && Boolean(layout);
+}
+
+/** How long an event wants at normal speed (ms). */
+function eventCost(ev) {
+  return baseDuration(ev, isMove(ev) ? pathOf(ev).length - 1 : 0);
+}
+
 function playEvent(ev, u, animate) {
   log.add(ev, animate);
   const a = Array.isArray(ev.args) ? ev.args : null;
   let spaces = 0;
-  if (animate) $("caption").textContent = plain(ev.text);
-  if (a && (ev.kind === "move" || ev.kind === "fallback")) {
-    const [ship, from, to] = a;
-    const forward = ev.kind === "move" ? Boolean(a[3]) : false;
-    const path = trackPath(layout, from, to, forward);
+  $("caption").textContent = plain(ev.text);  // at every speed: the newest event, never a stale one
+  if (isMove(ev)) {
+    const [ship, , to] = a;
+    const path = pathOf(ev);
     lastMoves[ship] = path;
     spaces = path.length - 1;
     if (animate && board) board.move(ship, path, spaces * PER_SPACE * pacer.effective());
@@ -110,13 +129,39 @@ function callOut(ev, a, ms) {
   }
 }
 
-function settle(u) {
+/** A note of the server (time ran out, a bot plays for someone, someone is back): a line of
+ * the log, read out, and the caption while the game plays out. */
+function playNote(text, u, animate) {
+  const words = noteWords(text, names);
+  log.note(words);
+  if (animate) $("caption").textContent = words;
+}
+
+/** Whether the newest update still asks the question `u` asked (the same turn, or the same card
+ * chosen early): else the server has settled it meanwhile (answered, timed out, a bot took the
+ * seat) and it is not shown. */
+function stillAsked(u, newest) {
+  if (!newest || newest === u) return true;
+  const a = u.question, b = newest.question;
+  if (!a || !b || a.kind !== b.kind) return false;
+  if (!a.early && (b.early || newest.turn !== u.turn)) return false;
+  return a.options.map((o) => o.action).join() === b.options.map((o) => o.action).join();
+}
+
+function settle(u, newest = null) {
+  // What the page shows is never a question the server has settled, nor one a bot answers.
+  if (u.question && (u.replaced || !stillAsked(u, newest))) u = { ...u, question: null };
   shown = u;
   const view = u.view;
+  // for the tests: the turn on screen, and how many of the updates received it has shown
+  Object.assign(document.body.dataset, { turn: String(u.turn), shown: String(u.seq || 0) });
   const isNew = question.show(u, { view, names, seat: mySeat, layout });
   drawBoard();
   drawShips($("ships"), view, names, mySeat);
-  dice.show(view, names);
+  if (tableStatus === "waiting" && !view.round) {  // no game yet: no "Round 0"
+    $("dice").replaceChildren(el("span", { class: "dice-wait" }, "The game starts when every seat is taken."));
+    dice.state = null;
+  } else dice.show(view, names);
   battle.fromView(view, names);
   if (u.question && isNew) newQuestion(u);
   turnState(u);
@@ -126,6 +171,8 @@ function settle(u) {
 
 const pacer = new Pacer({
   play: playEvent,
+  note: playNote,
+  cost: eventCost,
   settle,
   onChange(left) {
     const skip = $("skip");
@@ -194,12 +241,26 @@ function turnState(u) {
   countdown(null);
   const waiting = Array.isArray(u.waiting_for) ? u.waiting_for : view.pending.player === null ? [] : [view.pending.player];
   const others = waiting.filter((k) => k !== mySeat).map((k) => names[k]);
+  const byBot = waiting.filter((k) => k !== mySeat && seatReplaced(k)).map((k) => names[k]);
   let text;
+  if (meReplaced && mySeat !== null) {
+    text = "A bot is playing for you";
+    banner(text, ": take your seat back to play again.");
+    status(text);
+    return;
+  }
   if (u.early_choice && mySeat !== null) text = `You chose ${cardTitle(u.early_choice)}. Waiting for ${others.join(" and ") || "the others"}…`;
   else if (!others.length) text = view.pending.chance ? "The dice are rolling…" : "Playing…";
+  else if (byBot.length === others.length) text = `A bot is playing for ${others.join(" and ")}…`;
   else text = `Waiting for ${others.join(" and ")}…`;
   banner(text, "");
   status(text);
+}
+
+/** Whether a bot plays seat k for its absent player (the `seats` message). */
+function seatReplaced(k) {
+  const s = seatsMsg && Array.isArray(seatsMsg.seats) ? seatsMsg.seats[k] : null;
+  return Boolean(s && s.replaced);
 }
 
 function banner(main, detail) {
@@ -252,7 +313,7 @@ function finish(view) {
 function act(actions) {
   const q = question.question;
   if (!q || pending) return;
-  pending = { actions, turn: q.turn, early: Boolean(q.early), sent: false };
+  pending = { actions, words: answerWords(q, actions), turn: q.turn, early: Boolean(q.early), sent: false };
   question.setBusy(true);
   for (const b of $("options").querySelectorAll("button")) {
     if (b.dataset.action === actions.join(";")) b.classList.add("picked");
@@ -261,10 +322,19 @@ function act(actions) {
   else question.say("Not connected: your answer is kept and will be sent as soon as the connection is back.", "warn");
 }
 
+/** An answer in the player's words: the label of the option (or way to pay) they chose. */
+function answerWords(q, actions) {
+  const key = actions.join(";");
+  const plan = (q.plans || []).find((p) => (p.actions || []).join(";") === key);
+  if (plan) return plain(plan.label);
+  const opt = actions.length === 1 ? (q.options || []).find((o) => o.action === actions[0]) : null;
+  return opt ? plain(opt.label) : actions.map((a) => actionWords(a, names)).join(", ");
+}
+
 /** A card chosen early may be changed until the engine asks for it (sent like an early answer). */
 function changeCard(card) {
   if (pending || !shown) return;
-  pending = { actions: [`play ${card}`], turn: shown.turn, early: true, sent: false };
+  pending = { actions: [`play ${card}`], words: cardTitle(card), turn: shown.turn, early: true, sent: false };
   if (socket && socket.readyState === 1) sendPending();
   else status("Not connected: your new card is kept and will be sent when the connection is back.");
 }
@@ -291,10 +361,10 @@ function resendPending(u) {
     question.setBusy(true);
     question.say("Connected again: your answer was sent.");
   } else {
-    const lost = pending.actions.join(", ");
+    const lost = pending.words || pending.actions.map((a) => actionWords(a, names)).join(", ");
     pending = null;
     question.setBusy(false);
-    log.note(`Your answer (${lost}) was not sent: the game moved on while the connection was down.`);
+    log.note(`Your answer “${lost}” was not sent: the game moved on while the connection was down.`);
     if (q) question.say("Your previous answer could not be sent: the game moved on. Please answer again.", "error");
   }
 }
@@ -354,6 +424,9 @@ function connect() {
       if (pending && pending.sent && (msg.turn !== pending.turn || (pending.early && msg.early_choice))) {
         pending = null;
       }
+      // A question on screen that this update no longer asks (answered, timed out, a bot took
+      // the seat) goes at once, before the events that lead here have played out.
+      if (!initial && shown && shown.question && !stillAsked(shown, msg)) settle({ ...shown, question: null });
       if (initial) {
         initial = false;
         pacer.push(msg, true);
@@ -379,12 +452,14 @@ function connect() {
         return;
       }
       if (pending) {
+        // The server names the action as the engine does ('take 1'): say it as the button did.
+        const why = msg.code === "illegal" ? `“${pending.words}” is not possible now` : plain(msg.message);
         pending = null;
         question.setBusy(false);
-        question.say(`Not accepted: ${plain(msg.message)}.`, "error");
+        question.say(`Not accepted: ${why}.`, "error");
         question.focusFirst();
-      }
-      log.note(`⚠ ${msg.message}`);
+        log.note(`⚠ Not accepted: ${why}.`);
+      } else log.note(`⚠ ${msg.message}`);
       if (["bad_token", "bad_seat", "claimed"].includes(msg.code)) status(plain(msg.message));
       if (msg.code === "too_many_connections" || msg.code === "flooding") retry = 5000;
     }
@@ -426,13 +501,15 @@ function whoami() {
 /** Who sits where, who is connected, how many watch; someone sitting down renames a seat. */
 function drawSeats(msg) {
   seatsMsg = msg;
-  const before = tableStatus;
   if (msg.status) tableStatus = msg.status;
   (msg.seats || []).forEach((s, k) => { if (s.kind !== "open" && s.name && k < names.length) names[k] = s.name; });
   $("seats").replaceChildren(...seatItems(msg, mySeat));
   whoami();
   if (tableStatus === "waiting") waitingState();
-  else if (before === "waiting" && shown) turnState(shown);
+  else {
+    $("start-now").hidden = true;  // the game started: nothing to start any more
+    if (shown) turnState(shown);  // a seat taken by a bot or given back changes the banner
+  }
 }
 
 let creatorChecked = false;
@@ -452,7 +529,7 @@ function waitingState() {
     creatorChecked = true;
     api("/api/me").then((r) => {
       const t = r.ok ? (r.data.tables || []).find((x) => x.id === tableId) : null;
-      $("start-now").hidden = !(t && t.creator) || tableStatus !== "waiting";
+      $("start-now").hidden = !(t && t.creator) || tableStatus !== "waiting";  // (started meanwhile?)
     });
   }
 }
@@ -468,6 +545,11 @@ function replaced(yes) {
   const box = $("replaced");
   if (yes && box.hidden) announce("A bot is playing for you. Take your seat back to play again.");
   box.hidden = !yes;
+  if (meReplaced !== yes) {
+    meReplaced = yes;
+    if (yes && shown && shown.question) settle({ ...shown, question: null });  // the bot answers it
+    else if (shown) turnState(shown);
+  }
 }
 
 $("back").addEventListener("click", () => send({ op: "back" }));

@@ -67,3 +67,36 @@ export function clock(seconds) {
   const s = Math.max(0, Math.ceil(seconds));
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
+
+const TREASURES = { ...POWER_WORDS, "-2": "a -2 cursed treasure", "-3": "a -3 cursed treasure", "-4": "a -4 cursed treasure" };
+
+/** An action as the engine names it ("take 1", "play fwd-gun") in a player's words. */
+export function actionWords(action, names = []) {
+  const [verb, arg = ""] = String(action).trim().split(/\s+/, 2);
+  const n = Number(arg);
+  const hold = (h) => (h === 5 ? "the 6th Hold" : `hold ${h + 1}`);
+  const space = (s) => (s === 0 ? "Port Royal" : `space ${s}`);
+  switch (verb) {
+    case "play": return cardTitle(arg);
+    case "morning": return `${arg} in the morning`;
+    case "move": return `to ${space(n)}`;
+    case "load": return `load into ${hold(n)}`;
+    case "pay": return `pay from ${hold(n)}`;
+    case "take": return `take from ${hold(n)}`;
+    case "powder": return `${arg} gunpowder`;
+    case "attack": return names[n] ? `attack ${names[n]}` : "attack";
+    case "reroll": return "roll again";
+    case "accept": return "accept the roll";
+    case "steal": return arg === "blind" ? "steal a face-down card" : `steal ${TREASURES[arg] || arg}`;
+    case "give": return `give ${TREASURES[arg] || arg}`;
+    case "nothing": return "take nothing";
+    default: return plain(action);
+  }
+}
+
+/** A note of the server in plain words: "For Ann, the greedy bot answered: take 1." names the
+ * answer as the engine does; it is said as the player's buttons say it. */
+export function noteWords(text, names = []) {
+  const m = /^(For .+, the \S+ bot answered: )(.+)\.$/.exec(String(text));
+  return m ? plain(`${m[1]}${actionWords(m[2], names)}.`) : plain(text);
+}
