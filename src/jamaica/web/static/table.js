@@ -66,6 +66,8 @@ function status(text) { $("status").textContent = text; }
 function announce(text) { $("announce").textContent = text; }
 
 // --- the event queue -----------------------------------------------------------------------------
+const QUIET_CAPTION = new Set(["start", "draw"]);
+
 /** A move's path along the track (worked out once: the queue asks for its length first). */
 function pathOf(ev) {
   if (!ev.path) {
@@ -88,7 +90,9 @@ function playEvent(ev, u, animate) {
   log.add(ev, animate);
   const a = Array.isArray(ev.args) ? ev.args : null;
   let spaces = 0;
-  $("caption").textContent = plain(ev.text);  // at every speed: the newest event, never a stale one
+  // at every speed the newest event, never a stale one (what the log leaves out, too: "The race
+  // begins" while the table waits for players)
+  if (!QUIET_CAPTION.has(ev.kind)) $("caption").textContent = plain(ev.text);
   if (isMove(ev)) {
     const [ship, , to] = a;
     const path = pathOf(ev);
@@ -243,12 +247,6 @@ function turnState(u) {
   const others = waiting.filter((k) => k !== mySeat).map((k) => names[k]);
   const byBot = waiting.filter((k) => k !== mySeat && seatReplaced(k)).map((k) => names[k]);
   let text;
-  if (meReplaced && mySeat !== null) {
-    text = "A bot is playing for you";
-    banner(text, ": take your seat back to play again.");
-    status(text);
-    return;
-  }
   if (u.early_choice && mySeat !== null) text = `You chose ${cardTitle(u.early_choice)}. Waiting for ${others.join(" and ") || "the others"}…`;
   else if (!others.length) text = view.pending.chance ? "The dice are rolling…" : "Playing…";
   else if (byBot.length === others.length) text = `A bot is playing for ${others.join(" and ")}…`;
