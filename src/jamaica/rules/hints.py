@@ -1,20 +1,33 @@
-"""Help for a player deciding, computed by the rules (front ends never decide a rule):
+"""Help for a player deciding, computed by the rules (front ends never decide a rule), and true:
+tests/rules/test_hint_truth.py plays every hint on the engine.
 
 - `card_preview(state, player)`: for each card in the player's hand, what its morning and
   evening actions would do with the current dice: where a move could end (with the space's cost,
-  whether the ship could pay it, whether a ship is there to fight, whether it finishes) or what
-  would be loaded. The evening starts from where the morning may end, with what the ship holds
-  then (a morning load counts, a morning move has paid); after a shortage the place is unknown
-  (`after_shortage`). It looks only at what the player may see (their own hand, the public
-  board), and assumes the other ships stay where they are.
+  what the ship would hold to pay it and whether that is a shortage, a ship there to fight, a
+  lair's treasure, the finish) or what would be loaded (or that the load is ignored, §5).
+  The evening is judged from each place the morning may leave the ship in, holding what it
+  holds then: a morning move has paid its space, a morning load has loaded (and emptied the
+  hold it chose). Where the morning's choices (a branch at a fork, R2; the hold a load empties)
+  lead to different evenings, each of the evening's destinations says after which of them it
+  holds (`after`: the morning's answers, `after_words`: in words); after a shortage the place is
+  not known (`after_shortage`: the 2021 die or a choice decides, §7). A payment is judged with
+  the holds as they are before any battle (spoils change them, R6). It looks only at what the
+  player may see (their own hand, the public board), and takes the other ships to stay where
+  they are: exact for the Captain, who acts first (§4.3).
 - `move_hints(state)`: for a pending move question, what arriving at each legal destination means.
 - `pay_plans(state)`: a payment that takes several `pay H` questions, as whole plans (the answers
   from `payment_answers`, a walk with a bound on its work: `pay_walk_bound`).
+
+A destination's hint: `space`; `cost` in words ("4 food", "a treasure", "free", "not paid", "the
+finish"); `pays` and `resource` (what is due on arrival: 0 and None when nothing is); `have` (what
+the ship would hold of it, None when nothing is due); `shortage`; `battle` and `ships_there`;
+`treasure` (a lair whose token is still there); `finish`; `after` and `after_words` (see above;
+empty and None when the destination does not depend on the morning).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .actions import MOVE, PAY, Action
 from .board import MOVES_BACKWARD, MOVES_FORWARD_BEHIND, MOVES_FORWARD_RACE
@@ -22,11 +35,9 @@ from .data import (
     BACKWARD,
     CARD_NAMES,
     CARDS,
-    EMPTY,
     FOOD,
     FORWARD,
     GOLD,
-    GUNPOWDER,
     LAIR,
     NUM_CARDS,
     PORT,
@@ -38,120 +49,249 @@ from .data import (
     SPACE_TYPE,
 )
 from .events import amount, card_title, hold_name
+from .holds import load_holds, slot_count, total
 from .ops import K_MOVE, K_PAY, M_FALLBACK_2021, M_GHOST
 
 if TYPE_CHECKING:
     from .state import State
 
+class _Place(NamedTuple):
+    """Where a ship may be in the middle of its turn, and what it holds then."""
 
-def _held(s: State, ship: int, resource: int) -> int:
-    base = ship * SLOTS
-    return sum(s.hold_counts[base + h] for h in range(SLOTS) if s.hold_types[base + h] == resource)
+    space: int  # -1: not known (it fell back after a shortage)
+    lap: int  # 1: finished
+    food: int
+    gold: int
+    tokens: int  # the lairs whose treasure is still there
+    # its usable holds one by one (types, counts), while nothing has made them uncertain
+    types: tuple[int, ...] | None
+    counts: tuple[int, ...]
 
 
-Place = tuple[int, int, dict[int, int]]  # (space, lap, resource -> tokens held); space -1: unknown
+class _Outcome(NamedTuple):
+    """One way the morning may end: the answers that lead there (a move's destination, the
+    holds a load may choose), in words, and the place it leaves the ship in."""
+
+    answers: tuple[str, ...]
+    words: str
+    place: _Place
+    then_ignored: bool | None = None  # a load settled whether the evening's load is ignored
 
 
-def _arrive(s: State, ship: int, dest: int, held: dict[int, int], finishes: bool) -> dict[str, Any]:
-    """What arriving on `dest` holding `held` means: its cost, a shortage, a battle, the finish."""
+def _arrive(s: State, ship: int, dest: int, finishes: bool, tokens: int) -> dict[str, Any]:
+    """What arriving on `dest` means, whatever the ship holds: its cost, a battle, a lair's
+    treasure, the finish (`_judge` adds what the ship holds and a shortage)."""
     kind = SPACE_TYPE[dest]
-    cost, resource = 0, EMPTY
-    if kind == PORT:
-        cost, resource = SPACE_COST[dest], GOLD
-    elif kind == SEA:
-        cost, resource = SPACE_COST[dest], FOOD
-    others = [k for k in range(s.ns) if k != ship and s.pos[k] == dest]
+    due, resource = 0, None
+    if not finishes and kind == PORT:
+        due, resource = SPACE_COST[dest], GOLD
+    elif not finishes and kind == SEA:
+        due, resource = SPACE_COST[dest], FOOD
+    treasure = kind == LAIR and bool(tokens >> dest & 1)
     if finishes:
         words = "the finish"
-    elif cost:
-        words = amount(cost, resource)
+    elif due and resource is not None:
+        words = amount(due, resource)
     else:
-        words = "a treasure" if kind == LAIR else "free"
+        words = "a treasure" if treasure else "free"
+    others = [k for k in range(s.ns) if k != ship and s.pos[k] == dest]
     battle = bool(others) and dest != PORT_ROYAL and not finishes
     return {
         "space": dest,
         "cost": words,
+        "pays": due,
+        "resource": resource,
         "battle": battle,
         "ships_there": others if battle else [],
-        "shortage": not finishes and cost > held.get(resource, 0),
+        "treasure": treasure,
         "finish": finishes,
-        "have": held.get(resource, 0) if cost else None,  # what the ship would hold to pay
     }
 
 
-def _move_from(
-    s: State, ship: int, places: list[Place], die: int, forward: bool
-) -> tuple[list[dict[str, Any]], list[Place], bool]:
-    """Where a move of `die` can end from each place the ship may be in, and the places after it
-    (what it holds having paid; after a shortage the place is unknown: -1). The flag: some place
-    is unknown (the ship fell back after a shortage earlier in the turn)."""
-    seen: dict[int, dict[str, Any]] = {}
-    after: list[Place] = []
-    unknown = False
-    for space, lap, held in places:
-        if lap >= 1:  # finished: the move is ignored (RULES: a finished ship stays)
-            after.append((space, lap, held))
-            continue
-        if space < 0:
-            unknown = True
-            continue
-        if forward:
-            table = MOVES_FORWARD_RACE if lap == 0 else MOVES_FORWARD_BEHIND
+def _judge(arrival: dict[str, Any], food: int, gold: int) -> dict[str, Any]:
+    """The hint for an arrival by a ship holding `food` and `gold`: what it would hold to pay
+    (the holds before any battle), and whether that is short."""
+    resource = arrival["resource"]
+    have = None if resource is None else food if resource == FOOD else gold
+    return {
+        **arrival,
+        "resource": None if resource is None else RESOURCE_NAMES[resource],
+        "have": have,
+        "shortage": have is not None and have < arrival["pays"],
+        "after": [],
+        "after_words": None,
+    }
+
+
+def _moves(place: _Place, die: int, forward: bool) -> tuple[tuple[int, bool], ...]:
+    """The engine's destinations (turns.move_options) for a ship at `place`."""
+    if forward:
+        table = MOVES_FORWARD_RACE if place.lap == 0 else MOVES_FORWARD_BEHIND
+    else:
+        table = MOVES_BACKWARD
+    return table[place.space][die]
+
+
+def _move(
+    s: State, ship: int, place: _Place, die: int, forward: bool
+) -> list[tuple[dict[str, Any], bool]]:
+    """The hint for each destination of a move from a known place, and whether the move
+    crosses the start line to get there."""
+    out = []
+    for dest, crossed in _moves(place, die, forward):
+        finishes = bool(crossed) and forward and place.lap == 0
+        hint = _judge(_arrive(s, ship, dest, finishes, place.tokens), place.food, place.gold)
+        out.append((hint, bool(crossed)))
+    return out
+
+
+def _after(place: _Place, hint: dict[str, Any], crossed: bool, forward: bool) -> _Place:
+    """Where a move from `place` to `hint`'s destination leaves the ship, holding what."""
+    dest, due, resource = hint["space"], hint["pays"], hint["resource"]
+    if hint["finish"]:
+        return place._replace(space=dest, lap=1)
+    if hint["shortage"]:  # pays all it has of it, then falls back: where, not known
+        food, gold = (0, place.gold) if resource == "food" else (place.food, 0)
+        return _Place(-1, place.lap, food, gold, place.tokens, None, place.counts)
+    lap = place.lap + (1 if forward else -1) if crossed else place.lap
+    food = place.food - (due if resource == "food" else 0)
+    gold = place.gold - (due if resource == "doubloons" else 0)
+    tokens = place.tokens & ~(1 << dest) if hint["treasure"] else place.tokens
+    # a payment (from which holds?), a battle or a treasure (the 6th Hold) changes the holds
+    same = not (due or hint["battle"] or hint["treasure"])
+    return _Place(dest, lap, food, gold, tokens, place.types if same else None, place.counts)
+
+
+def _load(place: _Place, resource: int, die: int) -> list[_Outcome]:
+    """The ways a load that is not ignored may end (§5), by what they leave for an evening move:
+    the food and doubloons held (the hold it empties, the player's choice, may have held some)."""
+    types, counts = place.types, place.counts
+    assert types is not None
+    answers: dict[tuple[int, int], list[str]] = {}
+    for h in load_holds(types, counts, resource):
+        dumped = types[h]
+        lost = counts[h] if dumped == FOOD or dumped == GOLD else 0
+        answers.setdefault((dumped, lost) if lost else (dumped, 0), []).append(f"load {h}")
+    out = []
+    for (dumped, lost), loads in answers.items():
+        food = place.food + (die if resource == FOOD else 0) - (lost if dumped == FOOD else 0)
+        gold = place.gold + (die if resource == GOLD else 0) - (lost if dumped == GOLD else 0)
+        if lost:
+            words = f"after emptying {amount(lost, dumped)}"
         else:
-            table = MOVES_BACKWARD
-        for dest, crossed in table[space][die]:
-            finishes = bool(crossed) and forward and lap == 0
-            d = _arrive(s, ship, dest, held, finishes)
-            known = seen.setdefault(dest, d)
-            known["shortage"] = known["shortage"] or d["shortage"]
-            left = dict(held)
-            if finishes:
-                after.append((dest, 1, left))
-                continue
-            new_lap = lap + (1 if forward else -1) if crossed else lap
-            kind = SPACE_TYPE[dest]
-            resource = GOLD if kind == PORT else FOOD
-            if kind in (PORT, SEA):
-                if d["shortage"]:
-                    left[resource] = 0  # pays all it has, then falls back: where, not known
-                    after.append((-1, new_lap, left))
-                    continue
-                left[resource] -= SPACE_COST[dest]
-            after.append((dest, new_lap, left))
-    return [seen[k] for k in sorted(seen)], after, unknown
+            words = f"after emptying {RESOURCE_NAMES[dumped]}" if dumped else "after loading"
+        out.append(_Outcome(tuple(loads), words, place._replace(food=food, gold=gold, types=None)))
+    return out
 
 
-def _step(
-    s: State, ship: int, icon: int, die: int, time: str, places: list[Place]
-) -> tuple[dict[str, Any], list[Place]]:
+def _where(space: int) -> str:
+    return "Port Royal" if space == PORT_ROYAL else str(space)
+
+
+def _ignored(place: _Place, resource: int) -> bool | None:
+    """Whether a load is ignored, if the holds are known: every hold holds that type (§5)."""
+    if place.lap >= 1:
+        return True  # finished: every action is ignored
+    types = place.types
+    return None if types is None else types.count(resource) == len(types)
+
+
+def _morning(
+    s: State, ship: int, icons: tuple[int, int], die: int, place: _Place
+) -> tuple[dict[str, Any], list[_Outcome]]:
+    """The morning step of a card with these `icons`, and each way it may end."""
+    icon, then = icons
     if icon in (FORWARD, BACKWARD):
         forward = icon == FORWARD
-        dests, after, unknown = _move_from(s, ship, places, die, forward)
-        way = "Forward" if forward else "Backward"
-        step = {"time": time, "what": "move", "words": f"{way} {die}", "die": die,
-                "destinations": dests, "after_shortage": unknown,
-                "finished": all(lap >= 1 for _, lap, _ in places)}  # fmt: skip
-        return step, after or places
+        step = _move_step("morning", forward, die, place.lap >= 1)
+        if place.lap >= 1:  # finished: the move is ignored
+            return step, [_Outcome((), "", place)]
+        moves = _move(s, ship, place, die, forward)
+        step["destinations"] = [hint for hint, _ in moves]
+        return step, [_Outcome((f"move {hint['space']}",), f"after {_where(hint['space'])}",
+                               _after(place, hint, crossed, forward))
+                      for hint, crossed in moves]  # fmt: skip
+    ignored = _ignored(place, icon)
+    step = _load_step("morning", icon, die, ignored)
+    if ignored:
+        return step, [_Outcome((), "", place)]
+    if then in (FORWARD, BACKWARD):
+        return step, _load(place, icon, die)
+    # Two loads: the evening's is ignored only if, once this one is loaded (into a hold that
+    # did not hold its type), every hold holds the evening's type: the same type, with one
+    # hold left that did not hold it (whichever hold the player chooses).
+    types = place.types
+    assert types is not None
+    full = then == icon and len(types) - types.count(icon) == 1
+    return step, [_Outcome((), "", place._replace(types=None), then_ignored=full)]
+
+
+def _move_step(time: str, forward: bool, die: int, finished: bool) -> dict[str, Any]:
+    way = "Forward" if forward else "Backward"
+    return {"time": time, "what": "move", "words": f"{way} {die}", "die": die,
+            "destinations": [], "after_shortage": False, "finished": finished}  # fmt: skip
+
+
+def _load_step(time: str, icon: int, die: int, ignored: bool | None,
+               finished: bool = False) -> dict[str, Any]:  # fmt: skip
+    """A load's step; `ignored`: every hold holds that type (§5), None if not known yet;
+    `finished`: the ship has finished, the action is ignored (§9)."""
     name = RESOURCE_NAMES[icon]
-    loaded = [(space, lap, {**held, icon: held.get(icon, 0) + die}) for space, lap, held in places]
-    step = {"time": time, "what": "load", "words": f"Load {amount(die, icon)}", "die": die,
-            "resource": name, "amount": die}  # fmt: skip
-    return step, loaded
+    why = " (ignored: finished)" if finished else f" (ignored: every hold holds {name})"
+    words = f"Load {amount(die, icon)}" + (why if ignored else "")
+    return {"time": time, "what": "load", "words": words, "die": die, "resource": name,
+            "amount": die, "ignored": ignored, "finished": finished}  # fmt: skip
+
+
+def _evening(s: State, ship: int, icon: int, die: int, morning: list[_Outcome]) -> dict[str, Any]:
+    """The evening step from each way the morning may end; a destination that does not hold
+    after every one of them says after which (`after`, `after_words`)."""
+    if icon not in (FORWARD, BACKWARD):
+        known = {_ignored(o.place, icon) if o.then_ignored is None else o.then_ignored
+                 for o in morning}  # fmt: skip
+        done = all(o.place.lap >= 1 for o in morning)
+        return _load_step("evening", icon, die, known.pop() if len(known) == 1 else None, done)
+    forward = icon == FORWARD
+    step = _move_step("evening", forward, die, all(o.place.lap >= 1 for o in morning))
+    step["after_shortage"] = any(o.place.space < 0 for o in morning)
+    every = [a for o in morning for a in o.answers]
+    # the same place and holds, the same evening: an arrival per place and destination
+    merged: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for o in morning:
+        if o.place.space < 0 or o.place.lap >= 1:
+            continue
+        for hint, _ in _move(s, ship, o.place, die, forward):
+            key = (hint["space"], hint["have"], hint["shortage"], hint["treasure"],
+                   hint["battle"])  # fmt: skip
+            entry = merged.setdefault(key, {**hint, "after": [], "after_words": []})
+            entry["after"] += o.answers
+            entry["after_words"].append(o.words)
+    out = []
+    for entry in merged.values():
+        if len(entry["after"]) == len(every):  # after whatever the morning does
+            entry["after"], entry["after_words"] = [], None
+        else:
+            entry["after_words"] = " or ".join(entry["after_words"])
+        out.append(entry)
+    step["destinations"] = sorted(out, key=lambda d: (d["space"], d["after"]))
+    return step
 
 
 def card_preview(s: State, player: int) -> list[dict[str, Any]]:
     """One entry per card in `player`'s hand (only meaningful once the dice are placed): the
-    evening step starts from every place the morning step may end in, holding what the ship
-    holds then (a morning load counts; a morning move has paid its cost)."""
+    morning step from where the ship is, the evening step from every place the morning may
+    leave it in (see the module's docstring)."""
     out = []
-    held = {r: _held(s, player, r) for r in (FOOD, GOLD, GUNPOWDER)}
+    base = player * SLOTS
+    end = base + slot_count(s, player)
+    types, counts = tuple(s.hold_types[base:end]), tuple(s.hold_counts[base:end])
+    here = _Place(s.pos[player], s.lap[player], total(s, player, FOOD), total(s, player, GOLD),
+                  s.tokens, types, counts)  # fmt: skip
     for c in range(NUM_CARDS):
         if not s.hand[player] >> c & 1:
             continue
-        morning_icon, evening_icon = CARDS[c]
-        start: list[Place] = [(s.pos[player], s.lap[player], dict(held))]
-        first, places = _step(s, player, morning_icon, s.morning, "morning", start)
-        second, _ = _step(s, player, evening_icon, s.evening, "evening", places)
+        first, outcomes = _morning(s, player, CARDS[c], s.morning, here)
+        second = _evening(s, player, CARDS[c][1], s.evening, outcomes)
         out.append({
             "action": f"play {CARD_NAMES[c]}",
             "card": CARD_NAMES[c],
@@ -164,22 +304,21 @@ def card_preview(s: State, player: int) -> list[dict[str, Any]]:
 
 def move_hints(s: State) -> list[dict[str, Any]]:
     """For a pending move question: per legal answer, in their order, what arriving there means
-    — the space, its cost in words, a shortage, a battle (and with which ships), the finish — as
-    `card_preview` gives it for a card's move. The Ghost Ship's moves and the 2021 fall-back are
-    not paid (RULES §7.2): no cost, no shortage."""
+    (a destination's hint, as `card_preview` gives it for a card's move). The Ghost Ship's moves
+    and the 2021 fall-back are not paid (§10, §7.2): a port or sea space costs them nothing."""
     assert s.q is not None and s.q[0] == K_MOVE, "move_hints needs a pending move question"
     ship, mode, routes = s.q[2]
     by_dest = {route[0]: route for route in routes}
-    held = {r: _held(s, ship, r) for r in (FOOD, GOLD)}
+    unpaid = mode in (M_GHOST, M_FALLBACK_2021)
+    food, gold = total(s, ship, FOOD), total(s, ship, GOLD)
     out = []
     for a in s.legal:
         dest, crossed, forward = by_dest[a - MOVE]
         finishes = bool(crossed) and bool(forward) and s.lap[ship] == 0
-        finishes = finishes and mode != M_FALLBACK_2021
-        d = _arrive(s, ship, dest, held, finishes)
-        if mode in (M_GHOST, M_FALLBACK_2021) and not finishes:
-            d.update(cost="not paid", shortage=False, have=None)
-        out.append(d)
+        arrival = _arrive(s, ship, dest, finishes, s.tokens)
+        if unpaid and not finishes:
+            arrival.update(cost="not paid", pays=0, resource=None)
+        out.append(_judge(arrival, food, gold))
     return out
 
 

@@ -7,6 +7,7 @@ first is listed.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from .actions import ACTIONS, LOAD, PAY, Action
@@ -71,25 +72,30 @@ def load_options(s: BaseState, ship: int, resource: int) -> list[Action]:
     """Empty holds if any (the first regular one, and the 6th Hold); otherwise the holds of a
     different type that may be emptied; none if every hold holds this type (§5)."""
     base = ship * SLOTS
-    ht, hn = s.hold_types, s.hold_counts
-    n = slot_count(s, ship)
-    out: list[Action] = []
+    end = base + slot_count(s, ship)
+    holds = load_holds(s.hold_types[base:end], s.hold_counts[base:end], resource)
+    return [LOAD_ACTIONS[h] for h in holds]
+
+
+def load_holds(types: Sequence[int], counts: Sequence[int], resource: int) -> list[int]:
+    """`load_options` for a ship's usable holds given as their types and counts (the rules'
+    hints ask it of holds as they would be later in a turn): the holds it may load into."""
+    out: list[int] = []
     regular_empty = False
-    for h in range(n):
-        if ht[base + h] == EMPTY and (h == SIXTH or not regular_empty):
-            out.append(LOAD_ACTIONS[h])
+    for h, kind in enumerate(types):
+        if kind == EMPTY and (h == SIXTH or not regular_empty):
+            out.append(h)
             regular_empty = regular_empty or h != SIXTH
     if out:
         return out
     seen: list[tuple[int, int]] = []
-    for h in range(n):
-        i = base + h
-        if ht[i] != resource:
+    for h, kind in enumerate(types):
+        if kind != resource:
             if h == SIXTH:
-                out.append(LOAD_ACTIONS[h])
-            elif (ht[i], hn[i]) not in seen:
-                seen.append((ht[i], hn[i]))
-                out.append(LOAD_ACTIONS[h])
+                out.append(h)
+            elif (kind, counts[h]) not in seen:
+                seen.append((kind, counts[h]))
+                out.append(h)
     return out
 
 
