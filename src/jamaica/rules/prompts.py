@@ -28,11 +28,18 @@ from .actions import (
     TREASURE,
     Action,
 )
+from .battle import firepower
 from .data import (
     CARD_NAMES,
     COMBAT_FACE_NAMES,
+    COMBAT_FACES,
     CURSED,
+    GUNPOWDER,
+    LADY_BETH,
+    LADY_BETH_BONUS,
     SLOTS,
+    SPACE_COST,
+    STAR,
     TREASURE_TITLES,
 )
 from .events import amount, card_title, hold_name, space_words
@@ -132,7 +139,8 @@ def pending(s: BaseState, names: Sequence[str] | None = None) -> Decision:
         ]
     elif kind == K_PAY:
         ship, resource, count = ctx
-        prompt = f"{name}: {amount(count, resource)} still to pay — take one from which hold?"
+        context = _owed(s, ship, resource, count)
+        prompt = f"{name}: {context['owed']} — take one from which hold?"
         labels = [_hold(s, ship, a - PAY) for a in legal]
     elif kind == K_ATTACK:
         prompt = f"{name}: the space is crowded — which ship does {ship_name(ctx[0], n)} attack?"
@@ -144,8 +152,13 @@ def pending(s: BaseState, names: Sequence[str] | None = None) -> Decision:
         prompt = f"{name}: how much gunpowder do you spend{whose}?"
         labels = [f"{a - POWDER} gunpowder" for a in legal]
     elif kind == K_SABRE:
-        b = s.battle or [0, 0]
-        prompt = f"{name}: use Saran's Sabre to make {ship_name(b[ctx[0]], n)} roll again?"
+        fight = s.battle
+        assert fight is not None
+        side = ctx[0]
+        roller = fight[side]
+        whose = "your die" if roller == who else f"{ship_name(roller, n)}'s die"
+        prompt = (f"{name}: {_rolled(s, side, who, [ship_name(k, n) for k in range(s.ns)])} — "
+                  f"use Saran's Sabre to have {whose} rolled again?")  # fmt: skip
         labels = ["roll again" if a == REROLL else "accept the roll" for a in legal]
     elif kind == K_SPOILS:
         winner, loser = ctx
@@ -167,6 +180,53 @@ def pending(s: BaseState, names: Sequence[str] | None = None) -> Decision:
     if not labels:
         labels = [str(a) for a in legal]
     return Decision(who, KIND_NAMES[kind], prompt, legal, tuple(labels), context)
+
+
+def _owed(s: BaseState, ship: int, resource: int, count: int) -> dict[str, Any]:
+    """A payment in words, as the log has it: what it is for, what is due and, when the engine
+    has taken some already (from the only hold it could be, or the first of alike holds: §6
+    leaves nothing to choose there), what is left to pay. `owed`: "2 food for space 27, 1 taken
+    already: 1 still to pay"."""
+    b = s.battle
+    if resource == GUNPOWDER and b is not None and ship in (b[0], b[1]):
+        due, what = b[2 + 2 * (b[1] == ship)], "the battle"  # the gunpowder spent (§8.1)
+    else:
+        due, what = SPACE_COST[s.pos[ship]], f"space {s.pos[ship]}"  # the space's cost (§6.2)
+    due = max(due, count)
+    owed = f"{amount(due, resource)} for {what}"
+    if due > count:
+        owed += f", {due - count} taken already: {count} still to pay"
+    else:
+        owed += " still to pay"
+    return {"ship": ship, "due": due, "left": count, "for": what, "owed": owed}
+
+
+def _rolled(s: BaseState, side: int, who: int, names: Sequence[str]) -> str:
+    """The roll a Sabre may undo, in numbers: "Mary Read rolled 4: firepower 6 (4 + 2
+    gunpowder) against your 8" (§8, R5, R13)."""
+    b = s.battle
+    assert b is not None
+    roller = b[side]
+    subject = "you" if roller == who else names[roller]
+    face = b[3 + 2 * side]
+    if COMBAT_FACES[face] == STAR:
+        words = f"{subject} rolled the star, which wins"
+        return words + (" at once" if side == 0 else " whatever the attacker's firepower")
+    parts = [COMBAT_FACE_NAMES[face]]
+    if b[2 + 2 * side]:
+        parts.append(f"{b[2 + 2 * side]} gunpowder")
+    if s.powers[LADY_BETH] == roller:
+        parts.append(f"{LADY_BETH_BONUS} Lady Beth")
+    words = f"{subject} rolled {COMBAT_FACE_NAMES[face]}: firepower {firepower(s, side)}"
+    if len(parts) > 1:
+        words += f" ({' + '.join(parts)})"
+    other = b[1 - side]
+    if side == 1:  # the attacker has rolled (not the star: the defender would not roll)
+        theirs = "your" if other == who else f"{names[other]}'s"
+        words += f" against {theirs} {firepower(s, 0)}"
+    else:
+        words += f"; {'you roll' if other == who else names[other] + ' rolls'} next"
+    return words
 
 
 def _chance_words(kind: int, legal: tuple[Action, ...], names: list[str]) -> tuple[str, list[str]]:
