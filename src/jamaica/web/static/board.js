@@ -15,10 +15,15 @@
 //   shipColor(ship, ghost) -> "#rrggbb";  inkOn(colour) -> "#000000" or "#ffffff"
 
 const NS = "http://www.w3.org/2000/svg";
-// Okabe & Ito's palette, told apart with any colour vision; the Ghost Ship is black.
-export const PALETTE = ["#d55e00", "#0072b2", "#f0e442", "#009e73", "#cc79a7", "#56b4e9"];
+// Six ship colours chosen to stay apart for every colour vision: any two differ by a CIEDE2000
+// distance of at least 30 with normal sight and at least 19 as a protanope, a deuteranope or a
+// tritanope sees them (tests/web/test_ship_colours.py simulates each); in seat order, the first
+// ones are the furthest apart (two players: blue and yellow). Each also keeps its initials
+// readable (black or white ink at 4.5:1 or more). The Ghost Ship is black. A ship never shows
+// by its colour alone: its letters are on its sail, or on its pawn on a crowded space.
+export const PALETTE = ["#2222dd", "#f5dd11", "#7a5500", "#77eedd", "#ee4477", "#8899ff"];
 export const GHOST_COLOUR = "#111111";
-const PALETTE_NAMES = ["vermilion", "blue", "yellow", "green", "pink", "sky blue"];
+const PALETTE_NAMES = ["blue", "yellow", "brown", "aqua", "rose", "lavender"];
 
 function el(tag, attrs = {}, text = null) {
   const e = document.createElementNS(NS, tag);
@@ -64,6 +69,24 @@ export function initials(name) {
   return words.slice(0, 2).map((w) => [...w][0]).join("").toUpperCase() || "?";
 }
 
+// Letters that tell every ship at the table apart: its initials or, where two ships share them
+// ("Anna" and "Alice"), its first letter and another of its name ("AN", "AL"; its seat's number
+// if none is left).
+export function shipLetters(names) {
+  const first = names.map(initials);
+  const shared = (t) => first.filter((u) => u === t).length > 1;
+  const used = new Set(first.filter((t) => !shared(t)));
+  return first.map((t, i) => {
+    if (!shared(t)) return t;
+    const head = [...t][0];
+    const letters = [...String(names[i]).replace(/^the\s+/i, "").toUpperCase()].slice(1)
+      .filter((c) => /[\p{L}\p{N}]/u.test(c));
+    const pick = letters.map((c) => head + c).find((two) => !used.has(two)) ?? head + String(i + 1);
+    used.add(pick);
+    return pick;
+  });
+}
+
 // --- the track --------------------------------------------------------------------------------
 
 // The spaces from `from` to `to` along the track (forward, else backward), both included: with
@@ -88,16 +111,12 @@ export function trackPath(layout, from, to, steps = null) {
 }
 
 // Where the ships on one space stand, inside its circle (or square, rock, or Port Royal's
-// harbour): a position, a scale and a font size (in board units) for each of `n` ships. A ship
-// at scale 1 reaches 23 units from its anchor; these keep every one inside a circle of 28.5.
-const CROWD = {
-  1: { s: 1.12, font: 16, at: [[0, 1]] },
-  2: { s: 0.73, font: 15, at: [[-11.7, 1], [11.7, 1]] },
-  3: { s: 0.6, font: 15, at: [[-11, -8], [11, -8], [0, 12]] },
-  4: { s: 0.56, font: 15, at: [[-11, -10.5], [11, -10.5], [-11, 10.5], [11, 10.5]] },
-  5: { s: 0.44, font: 12, at: [[-16, -9.5], [0, -9.5], [16, -9.5], [-9, 9.5], [9, 9.5]] },
-  6: { s: 0.44, font: 12, at: [[-16, -9.5], [0, -9.5], [16, -9.5], [-16, 9.5], [0, 9.5], [16, 9.5]] },
-};
+// harbour): a position, a scale and a font size (in board units) for each of `n` ships. A lone
+// ship at scale 1 reaches 23 units from its anchor: at 1.12 it stays inside a circle of 28.5.
+// Two or more share the space as round pawns (`r`: the radius), the largest equal discs that fit
+// side by side in its circle: 2 in a row, 3 in a triangle, 4 in a square, 5 in a ring, 6 in a
+// ring, a 7th in the middle. Nothing overlaps: each pawn's letters show whole.
+const PAWN = { 2: 0.5, 3: 1 / (1 + 2 / Math.sqrt(3)), 4: 1 / (1 + Math.SQRT2), 5: 1 / (1 + 1 / Math.sin(Math.PI / 5)), 6: 1 / 3, 7: 1 / 3 };
 
 function spots(space, n) {
   const { x, y } = space;
@@ -109,18 +128,28 @@ function spots(space, n) {
     });
   }
   // a port's square holds a circle of 28, a rock's outline one of 27
-  const k = (space.shape === "square" ? 28 : space.shape === "rock" ? 27 : Math.min(space.w, space.h) / 2) / 30;
-  const c = CROWD[Math.min(n, 6)];
-  return c.at.slice(0, n).map(([dx, dy]) => ({ x: x + dx * k, y: y + dy * k, s: c.s * k, font: c.font }));
+  const R = space.shape === "square" ? 28 : space.shape === "rock" ? 27 : Math.min(space.w, space.h) / 2;
+  if (n === 1) return [{ x, y: y + R / 30, s: (1.12 * R) / 30, font: 16 }];
+  // the pawn's outline stays inside too (a rock's outline runs within 25 between its corners)
+  const m = Math.min(n, 7), inner = (space.shape === "rock" ? 25 : R) - 1.2;
+  const r = inner * PAWN[m], d = inner - r;
+  const ring = m === 7 ? 6 : m;
+  const start = { 2: 180, 3: 210, 4: 225 }[m] ?? -90 - 180 / ring;
+  const at = Array.from({ length: ring }, (_, i) => {
+    const a = ((start + (i * 360) / ring) * Math.PI) / 180;
+    return { x: x + d * Math.cos(a), y: y + d * Math.sin(a) };
+  });
+  if (m === 7) at.push({ x, y });
+  const font = m <= 2 ? 16 : m <= 4 ? 15 : 12;
+  return Array.from({ length: n }, (_, i) => ({ ...at[Math.min(i, at.length - 1)], s: 1, r, font, pawn: true }));
 }
 
-// What each ship on a crowded space shows: both initials while there is room, then one letter,
-// two only where one would be ambiguous.
-function shipLabels(names, crowded) {
-  const two = names.map(initials);
-  if (!crowded) return two;
-  const one = two.map((t) => [...t][0]);
-  return one.map((t, i) => (one.filter((u) => u === t).length > 1 ? two[i] : t));
+// What each ship on a space shows: its letters (shipLetters); on a crowded space one letter while
+// that tells the ships there apart, else both.
+function shipLabels(letters, crowded) {
+  if (!crowded) return letters;
+  const one = letters.map((t) => [...t][0]);
+  return one.map((t, i) => (one.filter((u) => u === t).length > 1 ? letters[i] : t));
 }
 
 // --- pieces -----------------------------------------------------------------------------------
@@ -147,6 +176,15 @@ function shipShape(colour, label, ghost, fontPx) {
     g.appendChild(el("text", { class: "board-ship-initials", x: 0, y: -3, fill: inkOn(colour),
       "font-size": fontPx }, label));
   }
+  return g;
+}
+
+// A ship on a crowded space: a round pawn of its colour (the Ghost Ship's black, outlined in
+// white), with its letters.
+function pawnShape(colour, label, ghost, r, fontPx) {
+  const g = el("g", { class: "board-ship-shape board-pawn" + (ghost ? " ghost" : "") });
+  g.appendChild(el("circle", { class: "board-ship-sail board-pawn-disc", r: r1(r), fill: colour }));
+  g.appendChild(el("text", { class: "board-ship-initials", x: 0, y: 0.5, fill: inkOn(colour), "font-size": fontPx }, label));
   return g;
 }
 
@@ -446,6 +484,7 @@ export function drawBoard(target, layout, view, names = [], options = {}) {
     ? document.activeElement.getAttribute("data-space") : null;
   const nameOf = (k) => names[k] ?? ships[k]?.name ?? `Ship ${k + 1}`;
   const allNames = ships.map((sh) => nameOf(sh.ship));
+  const lettersOf = new Map(shipLetters(allNames).map((t, i) => [ships[i].ship, t]));
   svg.setAttribute("aria-label", "The board: " + ships.map((sh) => `${nameOf(sh.ship)} on ${sh.space === 0 ? "Port Royal" : "space " + sh.space}`).join(", "));
 
   const byspace = new Map();
@@ -472,14 +511,15 @@ export function drawBoard(target, layout, view, names = [], options = {}) {
     const s = layout.spaces[space];
     if (!s) continue;
     const at = spots(s, here.length);
-    const letters = shipLabels(here.map((sh) => nameOf(sh.ship)), s.shape !== "harbour" && here.length >= 2);
+    const letters = shipLabels(here.map((sh) => lettersOf.get(sh.ship)), s.shape !== "harbour" && here.length >= 2);
     here.forEach((sh, i) => {
       const colour = shipColor(sh.ship, sh.ghost);
-      const { x, y, s: k, font } = at[i];
-      const g = el("g", { class: "ship board-ship" + (sh.ghost ? " ghost" : ""), "data-ship": sh.ship, "data-space": space,
+      const { x, y, s: k, font, r, pawn } = at[i];
+      const g = el("g", { class: "ship board-ship" + (sh.ghost ? " ghost" : "") + (pawn ? " pawn" : ""), "data-ship": sh.ship, "data-space": space,
         "data-x": r1(x), "data-y": r1(y), "data-s": r1(k * 100) / 100, transform: `translate(${r1(x)},${r1(y)}) scale(${r1(k * 100) / 100})` });
-      g.appendChild(el("title", {}, `${nameOf(sh.ship)} (${colourName(sh.ship, sh.ghost)}), ${space === 0 ? "in Port Royal" : "on space " + space}`));
-      g.appendChild(shipShape(colour, letters[i], sh.ghost, r1(font / (r1(k * 100) / 100))));
+      g.appendChild(el("title", {}, `${nameOf(sh.ship)} (${colourName(sh.ship, sh.ghost)}, ${lettersOf.get(sh.ship)}), ${space === 0 ? "in Port Royal" : "on space " + space}`));
+      g.appendChild(pawn ? pawnShape(colour, letters[i], sh.ghost, r, font)
+        : shipShape(colour, letters[i], sh.ghost, r1(font / (r1(k * 100) / 100))));
       if (targets.has(space) && options.onPick) {  // a ship on a destination: a click picks it too
         g.classList.add("on-target");
         g.addEventListener("click", () => options.onPick(space));
@@ -489,7 +529,7 @@ export function drawBoard(target, layout, view, names = [], options = {}) {
   }
 
   drawHints(layer("hints"), layout, targets, hints);
-  drawLegend(layer("legend"), layout, ships, nameOf, view.captain);
+  drawLegend(layer("legend"), layout, ships, nameOf, view.captain, lettersOf);
   svg.__board = { layout, view };
 
   if (focused !== null) {
@@ -591,7 +631,7 @@ function textWidth(t, fallback) {
   return w > 0 ? w : fallback;
 }
 
-function drawLegend(layer, layout, ships, nameOf, captain) {
+function drawLegend(layer, layout, ships, nameOf, captain, lettersOf) {
   layer.replaceChildren();
   const L = layout.legend;
   if (!L || !ships.length) return;
@@ -604,8 +644,8 @@ function drawLegend(layer, layout, ships, nameOf, captain) {
     const row = el("g", { class: "board-legend-row", role: "listitem", "data-ship": sh.ship });
     g.appendChild(row);
     const colour = shipColor(sh.ship, sh.ghost);
-    const token = el("g", { transform: `translate(${L.x + 26},${y}) scale(0.6)` });
-    token.appendChild(shipShape(colour, "", sh.ghost, 1));
+    const token = el("g", { transform: `translate(${L.x + 26},${y})` });  // its colour and letters
+    token.appendChild(pawnShape(colour, lettersOf.get(sh.ship) ?? "", sh.ghost, 13, 15));
     row.appendChild(token);
     const full = nameOf(sh.ship);
     const text = el("text", { class: "board-legend-name", x: L.x + 48, y: y + 0.5 });
@@ -620,7 +660,7 @@ function drawLegend(layer, layout, ships, nameOf, captain) {
     } else {
       fitText(text, full, room);
     }
-    row.appendChild(el("title", {}, `${full}: ${colourName(sh.ship, sh.ghost)} ship${sh.ship === captain ? ", the captain" : ""}`));
+    row.appendChild(el("title", {}, `${full}: ${colourName(sh.ship, sh.ghost)} ship, ${lettersOf.get(sh.ship)}${sh.ship === captain ? ", the captain" : ""}`));
   });
 }
 

@@ -18,6 +18,18 @@ export function shipColour(ship, ghost) {
   return ghost ? "#1b1b1b" : COLOURS[ship % 6];
 }
 
+/** The letters that tell each ship apart on the board (its initials): board.js decides. */
+export function shipLetters(names) {
+  if (island && island.shipLetters) return island.shipLetters(names);
+  return names.map((n) => String(n).replace(/^the\s+/i, "").split(/\s+/).filter(Boolean)
+    .slice(0, 2).map((w) => [...w][0]).join("").toUpperCase() || "?");
+}
+
+/** Black or white: whichever reads better on a ship's colour. */
+export function inkOn(colour) {
+  return island && island.inkOn ? island.inkOn(colour) : "#ffffff";
+}
+
 /** The spaces a ship passes, from one space to another, forward or backward (a breadth-first
  * search along the track's links: at a fork, the lane that leads there). */
 export function trackPath(layout, from, to, forward) {

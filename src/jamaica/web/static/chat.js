@@ -1,6 +1,7 @@
 // A table's chat: the lines (plain text through textContent, never markup), new ones announced
 // to screen readers, spectators' lines hidden on request (remembered here), a line of at most 300
-// characters sent on Enter, and the server's refusals (a flood) shown under the field.
+// characters sent on Enter, and the server's refusals (a flood) shown under the field, the refused
+// line put back in the field to send again.
 import { el } from "/static/common.js";
 
 export const MAX_CHAT = 300;
@@ -38,12 +39,14 @@ export class Chat {
     this.send = send;
     this.seen = new Set();
     this.quietUntil = 0;
+    this.sent = null; // the last line sent: put back in the field if the server refuses it
     this.input.maxLength = MAX_CHAT;
     this.form.addEventListener("submit", (e) => {
       e.preventDefault();
       const text = this.input.value.trim();
       if (!text) return;
       if (this.send(text.slice(0, MAX_CHAT))) {
+        this.sent = text.slice(0, MAX_CHAT);
         this.input.value = "";
         this.say("");
       } else {
@@ -98,10 +101,15 @@ export class Chat {
     this.follow(atBottom || quiet);
   }
 
-  /** A word under the field: a refusal from the server ("error") or a hint; "" clears it. */
+  /** A word under the field: a refusal from the server ("error") or a hint; "" clears it. A
+   * refusal puts the refused line back in the field (unless something new was typed there). */
   say(text, kind = "") {
     this.note.textContent = text;
     this.note.className = `chat-note ${kind}`;
+    if (kind === "error" && this.sent !== null) {
+      if (!this.input.value) this.input.value = this.sent;
+      this.sent = null;
+    }
   }
 
   atBottom() {

@@ -128,7 +128,7 @@ function myTableCard(t) {
       state.textContent = "Your turn";
       state.classList.add("turn");
     } else {
-      state.textContent = `Round ${t.round}`;
+      state.textContent = roundWords(t.round);
     }
     actions.appendChild(seatLink);
   } else {
@@ -182,10 +182,15 @@ function openCard(t) {
   return box;
 }
 
+/** Round 0 is the setup (hands drawn, the first Captain): the game is starting. */
+function roundWords(round) {
+  return round >= 1 ? `Round ${round}` : "Starting";
+}
+
 function playingCard(t) {
   if (t.available === false) return unavailable(t);
   const box = card(t, "playing");
-  box.firstChild.appendChild(el("span", { class: "tstate" }, `Round ${t.round}${t.watchers ? ` · ${t.watchers} watching` : ""}`));
+  box.firstChild.appendChild(el("span", { class: "tstate" }, `${roundWords(t.round)}${t.watchers ? ` · ${t.watchers} watching` : ""}`));
   const seats = el("ul", { class: "tseats" });
   (t.seats || []).forEach((s, i) => seats.appendChild(seatItem(s, i)));
   box.appendChild(seats);

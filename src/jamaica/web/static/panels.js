@@ -21,7 +21,8 @@ export class DicePanel {
     else if (d.roll.length) this.rolled(d.roll[0], d.roll[1], false);
     else {
       this.state = { roll: [], morning: 0, evening: 0 };
-      this.box.replaceChildren(el("span", { class: "dice-wait" }, `Round ${view.round}: the Captain rolls the dice.`));
+      const text = view.round >= 1 ? `Round ${view.round}: the Captain rolls the dice.` : "The first round has not begun.";
+      this.box.replaceChildren(el("span", { class: "dice-wait" }, text));
     }
   }
 

@@ -2,9 +2,12 @@
 // ship (on hover or focus), a payment as one choice, move options with what the space costs.
 import { el } from "/static/common.js";
 import { icon } from "/static/icons.js";
-import { ICON_WORDS, cardTitle, plain, promptWords } from "/static/words.js";
+import { holdsRow } from "/static/panels.js";
+import { HOLD_WORDS, ICON_WORDS, amount, cardTitle, plain, promptWords } from "/static/words.js";
 
-/** A card of the hand: its morning and evening icons in words; a button when it can be played. */
+/** A card of the hand: its morning and evening icons in words; a button when it can be played.
+ * Its accessible name is its visible text (with "Morning:" and "Evening:" for screen readers,
+ * and the preview's summary, which a phone hides from the eye only). */
 export function cardFace(name, { button = false, preview = null } = {}) {
   const [m, e] = name.split("-");
   const card = el(button ? "button" : "div", { class: "card" + (button ? " clickable" : ""), "data-card": name });
@@ -14,16 +17,15 @@ export function cardFace(name, { button = false, preview = null } = {}) {
   }
   for (const [time, ic] of [["morning", m], ["evening", e]]) {
     const row = el("span", { class: `card-row ${time}` });
-    row.append(icon(time === "morning" ? "sun" : "moon", 16, "icon time"), icon(ic, 20), el("span", {}, ICON_WORDS[ic]));
+    row.append(icon(time === "morning" ? "sun" : "moon", 16, "icon time"), icon(ic, 20),
+      el("span", { class: "sr-only" }, time === "morning" ? "Morning: " : "Evening: "), el("span", {}, ICON_WORDS[ic]));
     card.appendChild(row);
   }
-  card.setAttribute("aria-label", `${cardTitle(name)}: morning ${ICON_WORDS[m].toLowerCase()}, evening ${ICON_WORDS[e].toLowerCase()}`);
   if (preview) {
     const sum = el("span", { class: "card-summary" }, plain(preview.summary));
     const warn = warnings(preview);
     if (warn.length) sum.appendChild(el("span", { class: "warn" }, " · " + warn.join(", ")));
     card.appendChild(sum);
-    card.setAttribute("aria-label", `${cardTitle(name)}: ${plain(preview.summary)}${warn.length ? ", " + warn.join(", ") : ""}`);
   }
   return card;
 }
@@ -67,6 +69,28 @@ function previewBox(preview) {
   return box;
 }
 
+/** The holds after a payment plan, from its words ("Pay food: 2 from hold 1 and 1 from the 6th
+ * Hold": what it takes in all, the rest the engine takes itself included); null if they do not
+ * say it. */
+export function holdsAfter(holds, label) {
+  const left = holds.map((h) => ({ ...h }));
+  let any = false;
+  for (const m of String(label).matchAll(/(\d+) from (?:hold (\d)|the 6th Hold)/gi)) {
+    const i = m[2] ? Number(m[2]) - 1 : 5;
+    if (!left[i] || left[i].count < Number(m[1])) return null;
+    left[i].count -= Number(m[1]);
+    any = true;
+  }
+  return any ? left : null;
+}
+
+function holdsWords(holds) {
+  const full = holds.filter((h) => h.count > 0).map((h) => amount(h.count, HOLD_WORDS[h.type] || h.type));
+  const empty = holds.length - full.length;
+  if (empty) full.push(`${empty} empty hold${empty > 1 ? "s" : ""}`);
+  return full.join(", ");
+}
+
 export class QuestionPanel {
   /** els: {box, prompt, note, options, preview, hand, handPanel}; act(actions) answers;
    * hint(destinations|null) highlights spaces on the board. */
@@ -88,6 +112,7 @@ export class QuestionPanel {
       this.key = null;
       this.question = null;
       this.box.hidden = true;
+      this.box.classList.remove("busy");
       this.hint(null, false);
       return false;
     }
@@ -95,11 +120,15 @@ export class QuestionPanel {
     if (key === this.key) return false;
     this.key = key;
     this.question = { ...q, turn: u.turn };
+    this.box.classList.remove("busy"); // a new question: nothing of it is being sent yet
+    // a card's preview may scroll (a phone gives it a fixed height): then the keyboard reaches it
+    if (q.kind === "card") this.preview.setAttribute("tabindex", "0");
+    else this.preview.removeAttribute("tabindex");
     Object.assign(this.box.dataset, { turn: String(u.turn), kind: q.kind, early: String(Boolean(q.early)) });
     this.box.hidden = false;
     let prompt = promptWords(q.prompt, ctx.names[ctx.seat]);
-    if (q.kind === "pay" && Array.isArray(q.plans) && q.plans.length) {
-      prompt = prompt.replace(/ still to pay — take one from which hold\?$/, " to pay: from which holds?");
+    if (q.kind === "pay" && Array.isArray(q.plans) && q.plans.length) {  // answered as whole plans
+      prompt = prompt.replace(/ — take one from which hold\?$/, " — from which holds?");
     }
     this.prompt.textContent = prompt;
     this.note.textContent = "";
@@ -109,7 +138,7 @@ export class QuestionPanel {
     const opts = this.options;
     opts.replaceChildren();
     if (q.kind === "card") this.cards(q, ctx);
-    else if (q.kind === "pay" && Array.isArray(q.plans) && q.plans.length) this.plans(q);
+    else if (q.kind === "pay" && Array.isArray(q.plans) && q.plans.length) this.plans(q, ctx);
     else if (q.kind === "move") this.moves(q, ctx);
     else this.buttons(q, ctx);
     opts.querySelectorAll("button").forEach((b, i) => { if (i < 9) b.setAttribute("aria-keyshortcuts", String(i + 1)); });
@@ -161,8 +190,30 @@ export class QuestionPanel {
     this.handPanel.hidden = true;
   }
 
-  plans(q) {
-    for (const plan of q.plans) this.options.appendChild(this.button(plan.actions, plain(plan.label)));
+  /** A payment as whole plans (the rules' pay_plans). Plans that leave the ship the same holds
+   * (the same amounts, whichever holds they are in: nothing in the rules tells two holds apart)
+   * are one choice; each says what it takes, and shows the holds it leaves. */
+  plans(q, ctx) {
+    const ship = ctx.seat === null ? null : ctx.view.ships[ctx.seat];
+    const groups = new Map();
+    for (const plan of q.plans) {
+      const left = ship ? holdsAfter(ship.holds, plan.label) : null;
+      const key = left ? left.filter((h) => h.count > 0).map((h) => `${h.type} ${h.count}`).sort().join(",") : plan.label;
+      if (groups.has(key)) groups.get(key).others += 1;
+      else groups.set(key, { plan, left, others: 0 });
+    }
+    for (const { plan, left, others } of groups.values()) {
+      const b = this.button(plan.actions, plain(plan.label).replace(/^Pay [^:]*: /, "Take "));
+      if (left) {
+        const after = el("span", { class: "option-extra plan-left" }, "Leaves ");
+        const row = holdsRow(left);
+        row.setAttribute("aria-hidden", "true");
+        after.append(row, el("span", { class: "sr-only plan-words" }, holdsWords(left)));
+        if (others) after.appendChild(el("span", { class: "plan-same" }, "(or the same from other holds)"));
+        b.appendChild(after);
+      }
+      this.options.appendChild(b);
+    }
   }
 
   /** Move options with what each destination means, as the rules say it (q.moves: the space,

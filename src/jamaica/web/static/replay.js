@@ -1,7 +1,7 @@
 // Step through any game as a spectator sees it: by decision, by round, or playing at a speed;
 // a chart of every ship's score over the rounds; the final table; the table's chat.
 import { el } from "/static/common.js";
-import { BoardView, ready as boardReady, shipColour } from "/static/boardview.js";
+import { BoardView, ready as boardReady, inkOn, shipColour, shipLetters } from "/static/boardview.js";
 import { icon } from "/static/icons.js";
 import { Log } from "/static/log.js";
 import { BattlePanel, DicePanel, drawShips, scoreTable } from "/static/panels.js";
@@ -87,7 +87,8 @@ async function show(n) {
   step = d.step;
   round = d.view.round;
   ghost = d.view.ships.findIndex((s) => s.ghost);
-  $("where").textContent = `Round ${round} · step ${step} of ${steps}`;
+  // round 0 is the setup (the hands are drawn, then the first Captain): no round has begun
+  $("where").textContent = `${round >= 1 ? `Round ${round}` : "Before round 1"} · step ${step} of ${steps}`;
   board.draw(d.view, names, {});
   drawShips($("ships"), d.view, names, null);
   dice.show(d.view, names);
@@ -160,7 +161,7 @@ function drawChart() {
   }
   const all = series.flat().map((p) => p[1]);
   const lo = Math.min(-5, ...all), hi = Math.max(10, ...all);
-  const W = 420, H = 200, L = 30, R = 18, T = 8, B = 22;
+  const W = 420, H = 200, L = 30, R = 18, T = 12, B = 22;
   const x = (v) => L + ((v - 1) / Math.max(1, lastX - 1)) * (W - L - R);
   const y = (v) => T + (1 - (v - lo) / (hi - lo)) * (H - T - B);
   const svg = document.createElementNS(NS, "svg");
@@ -183,13 +184,23 @@ function drawChart() {
   if (end && end.view.game_over) add("text", { x: x(lastX), y: H - 6, "text-anchor": "middle" }, "end");
   if (round >= 1) add("line", { x1: x(round), x2: x(round), y1: T, y2: H - B, class: "now" });
   const summary = [];
+  const letters = shipLetters(names);
+  // each line drawn over a dark edge (a yellow or an aqua line shows on the paper), and ended by
+  // the ship's letters, as on the board: a colour is never the only way to tell the lines apart
   series.forEach((line, k) => {
     const ship = points[0][1].view.ships[k];
     const colour = shipColour(k, ship.ghost);
-    add("polyline", { points: line.map(([a, b]) => `${x(a).toFixed(1)},${y(b).toFixed(1)}`).join(" "), fill: "none", stroke: colour, "stroke-width": ship.ghost ? 2.5 : 2, "stroke-dasharray": ship.ghost ? "5 3" : "none" });
+    const pts = line.map(([a, b]) => `${x(a).toFixed(1)},${y(b).toFixed(1)}`).join(" ");
+    if (!ship.ghost) add("path", { d: "M" + pts.replaceAll(" ", " L"), class: "edge", fill: "none", stroke: "#1b1b1b", "stroke-width": 4 });
+    add("polyline", { points: pts, fill: "none", stroke: colour, "stroke-width": ship.ghost ? 2.5 : 2, "stroke-dasharray": ship.ghost ? "5 3" : "none" });
+    summary.push(`${names[k]} ${line[line.length - 1][1]}`);
+  });
+  series.forEach((line, k) => {  // the letters over every line
+    const ship = points[0][1].view.ships[k];
+    const colour = shipColour(k, ship.ghost);
     const [lx, ly] = line[line.length - 1];
-    add("circle", { cx: x(lx), cy: y(ly), r: 3.5, fill: colour, stroke: "#000", "stroke-width": 0.8 });
-    summary.push(`${names[k]} ${ly}`);
+    add("circle", { cx: x(lx), cy: y(ly), r: 9.5, fill: colour, stroke: ship.ghost ? "#e6edf2" : "#000", "stroke-width": 1 });
+    add("text", { x: x(lx), y: y(ly) + 3.5, "text-anchor": "middle", class: "chart-letters", fill: inkOn(colour) }, letters[k] || "");
   });
   svg.setAttribute("aria-label", `Scores over ${xs.length} rounds; last: ${summary.join(", ")}`);
   $("chart").replaceChildren(svg);
@@ -197,8 +208,10 @@ function drawChart() {
   legend.replaceChildren();
   points[0][1].view.ships.forEach((ship, k) => {
     const item = el("span");
-    const chip = el("span", { class: "chip", "aria-hidden": "true" });
-    chip.style.backgroundColor = shipColour(k, ship.ghost);
+    const colour = shipColour(k, ship.ghost);
+    const chip = el("span", { class: "chip letters", "aria-hidden": "true" }, letters[k] || "");
+    chip.style.backgroundColor = colour;
+    chip.style.color = inkOn(colour);
     item.append(chip, document.createTextNode(names[k]));
     legend.appendChild(item);
   });

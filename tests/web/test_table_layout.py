@@ -1,0 +1,139 @@
+"""The table page as a player sees it (issue 24, items 4 and 7), in Chromium: with six ships at
+1280×800 the log keeps room for its newest lines; the question is fully opaque again once an
+answer went through; on a phone a battle shows whole above the pinned question and hand, and the
+final score table fits its box, Total column included; a chat line refused by the flood limit
+stays in the field to be sent again. Screenshots in tests/web/artifacts/."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from .server import Server
+from .shots import screenshot
+from .test_table_page import ANSWER, TAKEN_JS, open_page, play_until_over
+
+
+@pytest.fixture(scope="module")
+def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    s = Server(tmp_path_factory.mktemp("layout") / "jamaica.db").start()
+    try:
+        yield s
+    finally:
+        s.stop()
+
+
+def card_question(page: Any) -> None:
+    """Answer until the page asks for a card."""
+    for _ in range(20):
+        page.wait_for_selector(ANSWER)
+        if page.get_attribute("#question", "data-kind") == "card":
+            return
+        turn = page.get_attribute("#question", "data-turn")
+        page.locator(ANSWER).first.click(force=True)
+        page.wait_for_function(TAKEN_JS, arg=turn, timeout=10_000)
+    raise AssertionError("no card was asked for")
+
+
+def test_six_ships_at_1280_leave_the_log_room_and_the_question_is_opaque(
+    srv: Server, browser: Any
+) -> None:
+    t = srv.table([("Ann", None)] + [(f"Bot {k}", "greedy") for k in range(1, 6)])
+    page = open_page(browser, t["seats"][0]["url"])
+    play_until_over(page, before_round=3)
+    card_question(page)
+    page.locator("#options .card").first.hover()
+    heights = page.evaluate(
+        "() => ['#log', '#question', '#since'].map((s) => document.querySelector(s)"
+        ".getBoundingClientRect().height)"
+    )
+    assert heights[0] >= 150, heights
+    box = page.locator("#log p").last.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= 800
+    assert page.locator("#chat-input").bounding_box()["y"] + 20 <= 800
+    screenshot(page, "table-six-ships-card")
+    # after an answer went through, the next question is drawn at full strength
+    turn = page.get_attribute("#question", "data-turn")
+    page.locator(ANSWER).first.click()
+    page.wait_for_function(TAKEN_JS, arg=turn, timeout=10_000)
+    page.wait_for_selector(ANSWER)
+    assert page.evaluate("getComputedStyle(document.querySelector('#question')).opacity") == "1"
+    page.context.close()
+
+
+BATTLE_JS = """async () => {
+  const { BattlePanel } = await import('/static/panels.js');
+  const view = { battle: { attacker: 1, defender: 0, attacker_powder: 2, defender_powder: 0,
+      attacker_die: 3, defender_die: -1 },
+    ships: [{ ship: 0, space: 7 }, { ship: 1, space: 7 }] };
+  new BattlePanel(document.querySelector('#battle')).fromView(view, ['Ann', 'Bob']);
+}"""
+
+
+def test_on_a_phone_a_battle_shows_whole_above_the_pinned_question(
+    srv: Server, browser: Any
+) -> None:
+    t = srv.table([("Ann", None), ("Bob", "greedy")])
+    page = open_page(browser, t["seats"][0]["url"], "phone")
+    page.wait_for_selector(ANSWER)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.evaluate(BATTLE_JS)
+    battle = page.locator("#battle").bounding_box()
+    dock = page.locator("#dock").bounding_box()
+    assert battle is not None and dock is not None
+    assert battle["height"] > 100, battle  # not only its title
+    assert battle["y"] >= 0 and battle["y"] + battle["height"] <= dock["y"] + 1, (battle, dock)
+    assert page.locator("#battle .battle-side").count() == 2
+    screenshot(page, "table-phone-battle")
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    battle = page.locator("#battle").bounding_box()
+    assert battle["y"] + battle["height"] <= dock["y"] + 1  # wherever the page is scrolled
+    page.context.close()
+
+
+def test_the_final_scores_fit_a_phone(srv: Server, browser: Any) -> None:
+    names = ["Bartholomew Roberts", "Mary Read", "Bot C", "Bot D"]
+    t = srv.table([(n, "greedy") for n in names])
+    end = time.monotonic() + 150
+    while not any(x["id"] == t["id"] and x["finished"] for x in srv.get("/api/tables")):
+        assert time.monotonic() < end, "the bots' game did not finish"
+        time.sleep(0.3)
+    for path in (f"/table/{t['id']}", f"/replay/{t['id']}"):
+        page = open_page(browser, srv.url + path, "phone")
+        if path.startswith("/replay"):
+            page.wait_for_selector("#rounds button")
+            page.click("#last")
+        page.wait_for_selector("#scores")
+        wide, room = page.evaluate(
+            "() => [document.querySelector('#scores').getBoundingClientRect().width,"
+            " document.querySelector('#final-table').clientWidth]"
+        )
+        assert wide <= room, (path, wide, room)
+        total = page.locator("#scores th", has_text="Total").bounding_box()
+        assert total is not None and total["x"] + total["width"] <= 390
+        page.locator("#final").scroll_into_view_if_needed()
+        screenshot(page, "final-scores-phone" + ("-replay" if "replay" in path else ""))
+        page.context.close()
+
+
+def test_a_chat_line_refused_by_the_flood_limit_stays_in_the_field(
+    srv: Server, browser: Any
+) -> None:
+    t = srv.table([("Ann", None), ("Bob", "greedy")])
+    page = open_page(browser, t["seats"][0]["url"])
+    page.wait_for_selector(ANSWER)
+    for k in range(12):  # more than the limit allows at once (5 in 10 seconds)
+        page.fill("#chat-input", f"message {k}")
+        page.press("#chat-input", "Enter")
+        try:
+            page.wait_for_selector(".chat-note.error", timeout=700)
+            break
+        except Exception:  # accepted: the field is empty again
+            assert page.input_value("#chat-input") == ""
+    else:
+        raise AssertionError("the flood limit never refused a line")
+    assert page.input_value("#chat-input") == f"message {k}"
+    page.context.close()
