@@ -141,12 +141,14 @@ def test_a_payment_offers_each_outcome_once_and_shows_the_holds_it_leaves(
         prompt = page.inner_text("#prompt")
         assert prompt.endswith("— from which holds?") and "take one" not in prompt, prompt
         seen = set()
+        filled = []
         for i in range(buttons.count()):
             b = buttons.nth(i)
             actions = b.get_attribute("data-action").split(";")
             left = left_after(s, actions)
             assert same(left) not in seen
             seen.add(same(left))
+            filled.append(len(same(left)))
             # what the button says is left is what the engine leaves
             said = b.locator(".plan-words").inner_text()
             full = [f"{n} {WORDS[k]}" for k, n in left if n]
@@ -159,7 +161,10 @@ def test_a_payment_offers_each_outcome_once_and_shows_the_holds_it_leaves(
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= size[0]
         screenshot(page, f"paying-{scene}-{'laptop' if size[0] > 900 else 'phone'}")
+        assert filled == sorted(filled)  # those that empty the most holds first
+        first = buttons.first.get_attribute("data-action").split(";")
+        assert first in [p["actions"] for p in plans]
         buttons.first.click()
-        assert page.evaluate("window.acted") == [plans[0]["actions"]]
+        assert page.evaluate("window.acted") == [first]
     finally:
         page.close()

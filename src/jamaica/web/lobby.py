@@ -257,8 +257,10 @@ class Lobby:
         return JSONResponse({"status": table.status()})
 
     async def rematch(self, request: Request, player: Player) -> Response:
-        """The same settings, seats rotated by one (each player moves one seat on); the players
-        of the old table get their seats kept for them; the asker sits at once."""
+        """The same settings, seats rotated by one (each player moves one seat on: the order round
+        the table changes); the players of the old table get their seats kept for them; the asker
+        sits at once. The first Captain is not chosen here: the rules draw a random player
+        (RULES.md, setup 4), and the new game draws again."""
         old = await self.table(request)
         if old is None:
             return fail("no such table", 404)

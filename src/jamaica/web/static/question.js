@@ -202,7 +202,9 @@ export class QuestionPanel {
       if (groups.has(key)) groups.get(key).others += 1;
       else groups.set(key, { plan, left, others: 0 });
     }
-    for (const { plan, left, others } of groups.values()) {
+    // those that empty more holds first (an empty hold takes any cargo), else in the rules' order
+    const filled = (g) => (g.left ? g.left.filter((h) => h.count > 0).length : 0);
+    for (const { plan, left, others } of [...groups.values()].sort((x, y) => filled(x) - filled(y))) {
       const b = this.button(plan.actions, plain(plan.label).replace(/^Pay [^:]*: /, "Take "));
       if (left) {
         const after = el("span", { class: "option-extra plan-left" }, "Leaves ");
