@@ -391,10 +391,15 @@ class LiveTable(Social):
         all in one transaction, and only then make the copy the game: a decision is applied and
         acknowledged only once it is stored. If storing fails, nothing changes (StorageFailed).
         `applied`: a copy of the game the decisions were applied to already (`_check_answers`)."""
-        start = len(self.session.state.history)
-        rows = [ActionRow(start + i, int(a), by) for i, (a, by) in enumerate(decisions)]
+        game = self.session.state
+        seq = len(game.history)
+        rows = []
+        for a, by in decisions:
+            rows.append(ActionRow(seq, int(a), by))
+            seq += 1
+        forked = applied is None
         if applied is None:
-            s = self.session.state.clone()
+            s = _fork(game)
             for a, _ in decisions:
                 s.apply(a)
         else:
@@ -404,13 +409,15 @@ class LiveTable(Social):
         while True:
             while s.current_player() == CHANCE:
                 a = s.sample_chance(_SECURE)
-                rows.append(ActionRow(len(s.history), int(a), "chance"))
+                rows.append(ActionRow(seq, int(a), "chance"))
+                seq += 1
                 s.apply(a)
             who = s.current_player()  # a card chosen early is given as soon as it is asked for
             early = self.early.get(who) if s.decision_kind() == "card" else None
             if early is None or early not in s.legal:
                 break
-            rows.append(ActionRow(len(s.history), int(early), "player"))
+            rows.append(ActionRow(seq, int(early), "player"))
+            seq += 1
             s.apply(early)
             taken.append(who)
         deadline = self._deadline_after(s)
@@ -424,7 +431,8 @@ class LiveTable(Social):
         if self.storage_error is not None:
             log.warning("table %s: storage works again", self.id)
             self.storage_error = None
-        self.session.state = s
+        self.session.state = _joined(game, s) if forked else s
+        s = self.session.state
         self.record.deadline = deadline
         self._deadline_turn = len(s.history)
         for who in taken:
@@ -797,6 +805,31 @@ class LiveTable(Social):
             self._timer.cancel()
         if self._auto is not None:
             self._auto.cancel()
+
+
+def _fork(game: State) -> State:
+    """A copy of the game to apply decisions to, without its log and its decisions so far: they
+    only ever grow, and `_joined` appends the copy's own to them once the copy is stored. So an
+    answer costs the same late in a long game as early (a whole copy copies both)."""
+    history = game.history
+    game.history = []  # not copied (the rules only append to it); given back at once
+    try:
+        s = game.clone(log=False)
+    finally:
+        game.history = history
+    s.events = None if game.events is None else []
+    return s
+
+
+def _joined(game: State, s: State) -> State:
+    """`s` (a `_fork` of `game`, decisions applied) with the log and the decisions of `game`
+    before its own: `game` is left behind (its lists now belong to `s`)."""
+    game.history.extend(s.history)
+    s.history = game.history
+    if game.events is not None and s.events is not None:
+        game.events.extend(s.events)
+        s.events = game.events
+    return s
 
 
 def _parse(text: str) -> Action:
