@@ -140,6 +140,11 @@ def test_a_payment_offers_each_outcome_once_and_shows_the_holds_it_leaves(
         assert buttons.count() == len(outcomes)
         prompt = page.inner_text("#prompt")
         assert prompt.endswith("— from which holds?") and "take one" not in prompt, prompt
+        banner = page.evaluate(  # the banner's words (table.js) are the panel's
+            "async ([p, n, plans]) => (await import('/static/words.js')).promptWords(p, n, plans)",
+            [u["question"]["prompt"], NAMES[u["seat"]], plans],
+        )
+        assert banner == prompt, (banner, prompt)
         seen = set()
         filled = []
         for i in range(buttons.count()):

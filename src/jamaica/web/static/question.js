@@ -126,11 +126,7 @@ export class QuestionPanel {
     else this.preview.removeAttribute("tabindex");
     Object.assign(this.box.dataset, { turn: String(u.turn), kind: q.kind, early: String(Boolean(q.early)) });
     this.box.hidden = false;
-    let prompt = promptWords(q.prompt, ctx.names[ctx.seat]);
-    if (q.kind === "pay" && Array.isArray(q.plans) && q.plans.length) {  // answered as whole plans
-      prompt = prompt.replace(/ — take one from which hold\?$/, " — from which holds?");
-    }
-    this.prompt.textContent = prompt;
+    this.prompt.textContent = promptWords(q.prompt, ctx.names[ctx.seat], q.kind === "pay" ? q.plans : null);
     this.note.textContent = "";
     this.note.className = "qnote";
     this.preview.replaceChildren();

@@ -212,7 +212,7 @@ let countdownTimer = null;
 function newQuestion(u) {
   const q = u.question;
   preview = null;
-  announce("Your turn: " + promptWords(q.prompt, names[mySeat]));
+  announce("Your turn: " + promptWords(q.prompt, names[mySeat], q.kind === "pay" ? q.plans : null));
   if (!$("help").open) question.focusFirst();
   if (soundOn) beep();
 }
@@ -233,7 +233,7 @@ function turnState(u) {
     return;
   }
   if (q) {
-    banner("Your turn", q.early ? ": choose your card (everyone chooses at the same time)" : `: ${promptWords(q.prompt, names[mySeat])}`);
+    banner("Your turn", q.early ? ": choose your card (everyone chooses at the same time)" : `: ${promptWords(q.prompt, names[mySeat], q.kind === "pay" ? q.plans : null)}`);
     document.title = "▶ Your turn — Jamaica";
     status("Your turn");
     let at = typeof q.deadline_at === "number" ? q.deadline_at : null;

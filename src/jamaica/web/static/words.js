@@ -53,12 +53,14 @@ export function isMine(ev, seat, names) {
 }
 
 /** The prompt without the asker's own name in front ("Ann: choose…" → "Choose…"). */
-export function promptWords(prompt, myName) {
+export function promptWords(prompt, myName, plans = null) {
   let p = String(prompt);
   if (myName) {
     if (p.startsWith(`${myName}, Captain: `)) p = "You are the Captain: " + p.slice(myName.length + 11);
     else if (p.startsWith(`${myName}: `)) p = p.slice(myName.length + 2);
   }
+  // A payment answered with a whole plan (every hold at once), in the banner as in the panel.
+  if (Array.isArray(plans) && plans.length) p = p.replace(/ — take one from which hold\?$/, " — from which holds?");
   return plain(p);
 }
 
