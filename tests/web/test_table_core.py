@@ -204,3 +204,36 @@ async def test_a_restored_table_keeps_the_clock_of_the_pending_question(tmp_path
     assert tables_module.RESTORED_GRACE - 1 < grace <= tables_module.RESTORED_GRACE
     again.close()
     late.close()
+
+
+async def test_a_note_is_placed_among_the_events_where_it_happened(tmp_path: Path) -> None:
+    """Issue 24: `notes_at` tells the page how many of an update's events come before each note
+    (a time-out is told before the events its answer caused), and a replaced seat is asked
+    nothing."""
+    store = SQLiteStore(tmp_path / "j.db")
+    table, tokens = LiveTable.create(store, Config(2), [("A", None), ("B", "greedy")],
+                                     seconds_per_decision=1)  # fmt: skip
+    wire = Wire()
+    outbox = Outbox(wire)
+    outbox.start()
+    client = await table.join(outbox, Hello(0, tokens[0]))
+    await _until(lambda: table.session.human_to_move() == 0)
+    before = len(table.session.state.events or ())
+    await _until(lambda: any("Time ran out" in text for _, text, _ in table.notes), 10)
+    audience, text, at = next(n for n in table.notes if "Time ran out" in n[1])
+    assert at == before  # placed before the events of the answer the bot gave for A
+    await _until(lambda: any(text in m.get("notes", ()) for m in wire.sent), 10)
+    update = next(m for m in wire.sent if text in m.get("notes", ()))
+    placed = dict(zip(update["notes"], update["notes_at"], strict=True))
+    # the page had every event from before (it was asked a second ago): the note comes first,
+    # then the events its answer caused, in the same update
+    assert placed[text] == 0 and len(update["events"]) > 0
+    assert any("For A, the" in n for n in update["notes"])  # what was answered, to A only
+    await asyncio.sleep(0.3)
+    table.note(audience, "late", at=len(table.session.state.events or ()))
+    again = table.update_for(client)
+    assert again["notes_at"] == [len(again["events"])]
+    table._set_seat(0, replaced=True)
+    assert table.update_for(client)["question"] is None
+    table.close()
+    outbox.stop()

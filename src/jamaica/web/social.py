@@ -73,7 +73,7 @@ class Social:
     names: list[str]
     lock: asyncio.Lock
     clients: list[Client]
-    notes: list[tuple[int, str]]
+    notes: list[tuple[int, str, int]]  # (audience, text, events before it)
     chat: list[ChatRow]
     chat_seq: int
     away_since: dict[int, float]
@@ -247,6 +247,12 @@ class Social:
             self._broadcast()
         self.kick()
 
+    def note(self, audience: int, text: str, at: int | None = None) -> None:
+        """A line for the log of those in `audience` (as for events), placed after the game's
+        first `at` events (default: all so far), so that a page shows it where it happened."""
+        events = self.session.state.events
+        self.notes.append((audience, text, len(events or ()) if at is None else at))
+
     async def _replace(self, i: int, why: str) -> None:
         """A bot plays seat i until its player comes back (told to everyone)."""
         self._set_seat(i, replaced=True)
@@ -255,9 +261,8 @@ class Social:
         except ProtocolError:
             self._set_seat(i, replaced=False)
             return
-        self.notes.append((self.session.state.all,
-                           f"{self.names[i]} {why}: the {TIMEOUT_BOT} bot plays for them until "
-                           "they come back."))  # fmt: skip
+        self.note(self.session.state.all, f"{self.names[i]} {why}: the {TIMEOUT_BOT} bot plays "
+                  "for them until they come back.")  # fmt: skip
         self._broadcast_seats()
         self._arm_timer()
 
@@ -269,7 +274,7 @@ class Social:
             self._set_seat(i, replaced=True)
             raise
         self.timeouts.pop(i, None)
-        self.notes.append((self.session.state.all, f"{self.names[i]} is back."))
+        self.note(self.session.state.all, f"{self.names[i]} is back.")
         self._broadcast_seats()
         self._arm_timer()
 

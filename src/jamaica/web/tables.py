@@ -100,7 +100,8 @@ class LiveTable(Social):
         self.names = [self.session.name(k) for k in range(self.session.state.ns)]
         self.lock = asyncio.Lock()
         self.clients: list[Client] = []
-        self.notes: list[tuple[int, str]] = []  # (audience, text), audiences as for events
+        # (audience, text, events before it): audiences as for events
+        self.notes: list[tuple[int, str, int]] = []
         self._auto: asyncio.Task[None] | None = None
         self._timer: asyncio.TimerHandle | None = None
         self.on_change: Callable[[], None] | None = None
@@ -186,7 +187,8 @@ class LiveTable(Social):
             if row.seq != len(s.history):
                 raise ValueError(f"table {record.id}: decision {row.seq} is out of order")
             if row.by == "timeout":
-                table._note_timeout(s.current_player(), Action.from_id(row.action))
+                a = Action.from_id(row.action)
+                table._note_timeout(s.current_player(), a, table._label(s, a))
             try:
                 s.apply(row.action)
             except (ValueError, TypeError) as e:
@@ -571,14 +573,16 @@ class LiveTable(Social):
             snapshot = s.clone(log=False)
         a = await self._think(TIMEOUT_BOT, snapshot, who)
         async with self.lock:
-            if len(self.session.state.history) != turn:
+            s = self.session.state
+            if len(s.history) != turn:
                 return
+            label, at = self._label(s, a), len(s.events or ())
             try:
                 await self._commit([(a, "timeout")])
             except StorageFailed:
                 self._arm_timer_retry(turn)
                 return
-            self._note_timeout(who, a)
+            self._note_timeout(who, a, label, at)
             self.timeouts[who] = self.timeouts.get(who, 0) + 1
             if self.timeouts[who] >= TIMEOUTS_BEFORE_BOT:
                 await self._replace(who, "ran out of time three times in a row")
@@ -589,13 +593,22 @@ class LiveTable(Social):
         loop = asyncio.get_running_loop()
         self._timer = loop.call_later(STORAGE_RETRY, lambda: spawn(self._time_out(turn)))
 
-    def _note_timeout(self, seat: int, a: Action) -> None:
+    def _label(self, s: State, a: Action) -> str:
+        """The answer in the player's words (the option's label), as they would have clicked it."""
+        d = s.pending(self.names)
+        for action, label in zip(d.actions, d.options, strict=True):
+            if action == a:
+                return str(label)
+        return str(a)
+
+    def _note_timeout(self, seat: int, a: Action, label: str, at: int | None = None) -> None:
         """Everyone learns that the time ran out; only the seat learns what was decided for it
-        (the answer may be a secret, e.g. a card choice); what it did shows in the log."""
+        (the answer may be a secret, e.g. a card choice); what it did shows in the log. Both are
+        placed before the events the answer caused (`at`: the events before it)."""
         s = self.session.state
         name = self.names[seat]
-        self.notes.append((s.all, f"Time ran out for {name}: the {TIMEOUT_BOT} bot decides."))
-        self.notes.append((1 << seat, f"For {name}, the {TIMEOUT_BOT} bot answered: {a}."))
+        self.note(s.all, f"Time ran out for {name}: the {TIMEOUT_BOT} bot decides.", at)
+        self.note(1 << seat, f"For {name}, the {TIMEOUT_BOT} bot answered: {label}.", at)
 
     # --- telling the clients --------------------------------------------------------------------
     def _broadcast(self) -> None:
@@ -710,9 +723,13 @@ class LiveTable(Social):
         seat = client.seat
         events = s.events or []
         where, described = self._log_for(seat)
-        new = described[bisect.bisect_left(where, client.raw_sent) :]
-        notes = [text for audience, text in self.notes[client.notes_sent :]
-                 if can_see(audience, seat)]  # fmt: skip
+        start = bisect.bisect_left(where, client.raw_sent)
+        new = described[start:]
+        seen = [(text, at) for audience, text, at in self.notes[client.notes_sent :]
+                if can_see(audience, seat)]  # fmt: skip
+        notes = [text for text, _ in seen]
+        # each note's place among this update's events: how many of them come before it
+        notes_at = [min(len(new), max(0, bisect.bisect_left(where, at) - start)) for _, at in seen]
         client.raw_sent, client.notes_sent = len(events), len(self.notes)
         message: dict[str, Any] = {
             "op": "update",
@@ -721,12 +738,13 @@ class LiveTable(Social):
             "view": s.view(seat),
             "events": new,
             "notes": notes,
+            "notes_at": notes_at,
             "question": None,
             "waiting_for": self.waiting_for(),
             "replaced": seat is not None and bool(self.record.seats[seat].get("replaced")),
         }
-        if seat is None or s.is_terminal():
-            return message
+        if seat is None or s.is_terminal() or message["replaced"]:
+            return message  # a bot plays a replaced seat: it is asked nothing
         if s.current_player() == seat:
             d = s.pending(self.names)
             question: dict[str, Any] = {
