@@ -80,6 +80,10 @@ def play_app(ns: argparse.Namespace) -> JamaicaApp:
 
     if not math.isfinite(ns.delay) or not 0 <= ns.delay <= 10:
         raise ValueError(f"--delay must be a number of seconds from 0 to 10, not {ns.delay:g}")
+    if ns.save is not None and not ns.save.strip():  # it silently meant the default file
+        raise ValueError("--save needs a file name (without --save: jamaica-save.json)")
+    if ns.resume is not None and not ns.resume.strip():  # it silently started a new game
+        raise ValueError("--resume needs the file of the game to resume")
     if ns.resume:
         for flag, value in (("--seats", ns.seats), ("--names", ns.names), ("--seed", ns.seed),
                             ("--players", ns.players_given)):  # fmt: skip

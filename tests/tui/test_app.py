@@ -11,6 +11,7 @@ import pytest
 from textual.widgets import Input, Select
 
 from jamaica import Config
+from jamaica.rules.events import card_title
 from jamaica.session import GameSession, make_seats
 from jamaica.tui import render
 from jamaica.tui.app import GameOver, HandOver, JamaicaApp, Setup, Table
@@ -83,13 +84,13 @@ async def test_hot_seat_hides_the_hand_until_the_next_player_takes_over(tmp_path
         screenshot = app.export_screenshot()
         assert session.name(nxt) in screenshot
         for card in hands[first]:
-            assert f"draws {card}" not in screenshot
+            assert f"draws {card_title(card)}" not in screenshot
         await pilot.press("enter")
         await _my_turn(pilot, app)
         assert isinstance(app.screen, Table) and app.screen.viewer == nxt
         shown = app.screen.query_one("#you", Drawn).text()
         for card in session.state.view(nxt)["hand"]:
-            assert card in shown
+            assert card_title(card) in shown  # in the log's words
 
 
 def _screen_text(app: JamaicaApp) -> str:
@@ -130,7 +131,7 @@ def _assert_nothing_private(app: JamaicaApp, session: GameSession) -> None:
         assert private  # there is something to hide
         for line in private:
             assert line not in seen and line not in log
-        for card in session.state.view(p)["hand"]:
+        for card in map(card_title, session.state.view(p)["hand"]):
             if not any(card in line for line in public):  # a card named in public may show
                 assert card not in seen and card not in hand and card not in log
     assert table.viewer is None  # the table under the hand-over shows the public view
@@ -156,7 +157,7 @@ async def test_leak8_handover_before_first_turn(seed: int, monkeypatch: pytest.M
         assert isinstance(app.screen, Table) and app.screen.viewer == first
         shown = app.screen.query_one("#you", Drawn).text()
         for card in session.state.view(first)["hand"]:
-            assert card in shown
+            assert card_title(card) in shown
         assert set(drawn) == {first}
 
 

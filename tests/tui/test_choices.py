@@ -76,9 +76,9 @@ def test_a_card_says_where_it_leads_and_warns_of_a_shortage() -> None:
     s.legal = [Action.parse("play fwd-fwd")]
     q = question(s, 0, NAMES)
     label = q.choices[0].label.plain
-    assert label.startswith("fwd-fwd")
-    assert "☀ fwd 5 → 5 port $3: have 1 — shortage!" in label
-    assert "☾ fwd 1 → from where the shortage leaves you" in label
+    assert label.startswith("Forward / Forward")  # the log's words: "reveals Forward / Forward"
+    assert "☀ forward 5 → 5 port $3: have 1 — shortage!" in label
+    assert "☾ forward 1 → from where the shortage leaves you" in label
     assert q.choices[0].spaces == (5,)
 
 
@@ -98,3 +98,65 @@ def test_a_move_names_the_battle_it_starts() -> None:
                         return
             session.step()
     raise AssertionError("no move into a battle found")
+
+
+def _captain_at(space: int, cargo: list[tuple[str, int]], hand: tuple[str, ...],
+                roll: tuple[int, int], morning: int) -> State:  # fmt: skip
+    from tests.rules.helpers import holds, place, start
+
+    s = start(Config(3), hands=[hand, ("fwd-fwd", "gold-gold", "food-gun"),
+                                ("fwd-fwd", "gold-gold", "food-gun")])  # fmt: skip
+    place(s, 0, space)
+    holds(s, 0, cargo)
+    s.apply("roll {}-{}".format(*sorted(roll)))
+    s.apply(f"morning {morning}")
+    return s
+
+
+def test_an_evening_that_depends_on_the_morning_says_after_which() -> None:
+    """Issue 24, item 8: with 5 food on space 30, forward 3 ends on 33 (free) or 39 (4 food);
+    backward 6 then reaches 27 (4 food) from either — short only after 39 (§7, R2)."""
+    s = _captain_at(30, [("food", 5), ("gold", 3)], ("fwd-back", "fwd-fwd", "food-fwd"), (3, 6), 3)
+    q = question(s, 0, NAMES)
+    label = next(c.label.plain for c in q.choices if c.label.plain.startswith("Forward / Back"))
+    assert label == (
+        "Forward / Backward  ☀ forward 3 → 33 lair ✦ treasure or 39 sea ~4 (have 5)  "
+        "☾ backward 6 → 25 lair ✦ treasure; after 33: 27 sea ~4 (have 5); "
+        "after 39: 27 sea ~4: have 1 — shortage!"
+    )
+
+
+def test_the_ghost_ships_moves_cost_nothing() -> None:
+    """§10: the Ghost Ship never pays for a space: its options name no cost."""
+    for seed in range(1, 40):
+        session = GameSession(Config(2), make_seats(["greedy"] * 2, NAMES[:2]), seed)
+        while not session.state.is_terminal():
+            s = session.state
+            if s.decision_kind() == "move" and s.q is not None and s.q[2][0] == s.gh:
+                q = question(s, s.current_player(), [*NAMES[:2], "The Ghost Ship"])
+                labels = [c.label.plain for c in q.choices]
+                assert not any("~" in label or "$" in label for label in labels), labels
+                if any("sea, not paid" in label or "port, not paid" in label for label in labels):
+                    return
+            session.step()
+    raise AssertionError("no Ghost Ship move onto a port or sea space found")
+
+
+def test_the_payment_question_says_what_is_left_of_what() -> None:
+    """Issue 24, item 9: between two holds of 2 food the engine takes the first token itself;
+    the log says "pays 3 food", the question what is left of it."""
+    from tests.rules.helpers import holds, place, round_, start
+
+    s = start(Config(3), hands=[("fwd-fwd", "gold-gold", "food-gun")] * 3)
+    place(s, 0, 1)
+    holds(s, 0, [("food", 2), ("food", 2), ("gold", 3)])
+    round_(s, (1, 2), 1, {0: "fwd-fwd"})
+    assert s.events_for(0)[-1]["text"] == "Anne Bonny pays 3 food for space 2."
+    q = question(s, 0, NAMES)
+    assert q.prompt.plain == (
+        "Anne Bonny: 3 food for space 2, 1 taken already: 2 still to pay — from which holds?"
+    )
+    # the splits count from the holds as they are now: the first token is gone
+    assert [c.label.plain for c in q.choices] == [
+        "take 1 from hold 1 (of 1), 1 from hold 2 (of 2)  → left: · 1f 3$ · ·"
+    ]

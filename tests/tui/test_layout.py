@@ -13,6 +13,7 @@ from textual.widget import Widget
 from textual.widgets import OptionList
 
 from jamaica import Config
+from jamaica.rules.events import card_title
 from jamaica.session import GameSession, make_seats
 from jamaica.tui.app import GameOver, HandOver, JamaicaApp, Table
 from jamaica.tui.widgets import Drawn, LogView
@@ -56,7 +57,7 @@ def _check_decision(app: JamaicaApp, seen: Counter[str]) -> None:
     # the dice, the hand and the question, as the player reads them
     assert "Dice " in text and "Hand " in text
     for card in view["hand"]:
-        assert card in text, card
+        assert card_title(card) in text, card  # in the log's words, never split
     if view["dice"]["morning"]:
         assert f"☀ morning {view['dice']['morning']}" in text
     assert q.prompt.plain[:24] in " ".join(text.split()), q.prompt.plain

@@ -167,3 +167,13 @@ def test_a_missing_save_file_is_one_line(tmp_path: Path) -> None:
     path = tmp_path / "missing.json"
     _one_line_error(_jamaica("play", "--resume", str(path)), str(path))
     _one_line_error(_jamaica("replay", str(path)), str(path))
+
+
+@pytest.mark.parametrize("option", ["--save", "--resume"])
+@pytest.mark.parametrize("name", ["", " "])
+def test_an_empty_file_name_is_refused(option: str, name: str, tmp_path: Path) -> None:
+    """Issue 24, item 11: `--save ''` silently used jamaica-save.json (and `--resume ''`
+    started a new game)."""
+    out = _jamaica("play", "--seats", "human,greedy", option, name, cwd=tmp_path)
+    _one_line_error(out, option, "file")
+    assert not list(tmp_path.iterdir())

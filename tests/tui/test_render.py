@@ -15,6 +15,7 @@ from textual.style import Style as TextualStyle
 
 from jamaica import Config
 from jamaica.rules.data import NUM_SPACES
+from jamaica.rules.events import card_title
 from jamaica.session import GameSession, make_seats
 from jamaica.tui import choices, render
 
@@ -169,6 +170,26 @@ def test_the_cards_played_are_listed_newest_first() -> None:
     assert played[0] == ["fwd-gun", "fwd-fwd"] and played[1] == ["fwd-back"]
     events.append({"kind": "reshuffle", "args": [0]})
     assert render.played_order(events, 2)[0] == []
+
+
+def test_the_hand_speaks_the_logs_words_and_never_splits_a_card() -> None:
+    """Issue 24, item 11: the hand said "gold-fwd" where the log says "Doubloons / Forward"."""
+    session = GameSession(Config(3), make_seats(["human", "greedy", "greedy"]), 4)
+    session.run_until_human()
+    s = session.state
+    view = s.view(0)
+    titles = [card_title(c) for c in view["hand"]]
+    for width in (34, 40, 80):
+        text = render.hand_panel(view, ["gold-fwd", "fwd-back", "back-fwd"], width=width)
+        lines = text.plain.splitlines()
+        assert all(len(line) <= width for line in lines), lines
+        shown = " ".join(line.strip() for line in lines)
+        for title in titles:
+            assert title in shown
+        assert "Played Doubloons / Forward · Forward / Backward" in shown
+        assert "-" not in shown  # no "gold-fwd"
+    (reveal,) = [e["text"] for e in s.events_for(0) if e["kind"] == "draw_seen"][:1]
+    assert any(title in reveal for title in titles)
 
 
 def test_the_status_line_says_round_captain_and_whose_turn() -> None:

@@ -27,7 +27,16 @@ from ..rules import Config, IllegalActionError
 from ..session import GameSession, Seat, clean_name, free_save_path, make_seats
 from . import render
 from .choices import Question, question
-from .screens import FullLog, GameOver, HandOver, Help, SavedGameFound
+from .screens import (
+    END_KEYS,
+    SETUP_KEYS,
+    TABLE_KEYS,
+    FullLog,
+    GameOver,
+    HandOver,
+    Help,
+    SavedGameFound,
+)
 from .widgets import Drawn, LogView
 
 # The bots offered in the setup screen: each with a budget of iterations, never of seconds, so
@@ -92,6 +101,10 @@ class Setup(Screen[None]):
     #ghost { width: 34; }
     Setup .seat Input { width: 28; margin-right: 1; }
     Setup .seat Select { width: 40; }
+    /* the field with the focus stands out (it was a background of 235 against 234) */
+    Setup Input:focus, Setup Select:focus > SelectCurrent, Setup Button:focus {
+        background: #0079ad; color: #ffffff; text-style: bold; background-tint: #000000 0%;
+    }
     #setup-note { height: auto; color: $text-muted; margin-top: 1; }
     #error { height: auto; color: $error; }
     #start { margin-top: 1; }
@@ -128,11 +141,11 @@ class Setup(Screen[None]):
                 yield Input(value=t.name(i), id=f"name{i}", max_length=24, compact=True)
                 yield Select(kinds, value=t.kind(i), allow_blank=False, id=f"kind{i}",
                              compact=True)  # fmt: skip
-        yield Static(Text("Tab: next field · Enter on a name or ctrl+s: set sail", style="dim"),
-                     id="setup-keys")  # fmt: skip
+        yield Static(Text("Tab or Enter: next field · ctrl+s or the button: set sail · "
+                          "F1: help", style="dim"), id="setup-keys")  # fmt: skip
         yield Static(self.note, id="setup-note")
         yield Static("", id="error")
-        yield Button("Set sail", id="start", variant="primary", compact=True)
+        yield Button("Set sail", id="start", compact=True)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -148,6 +161,10 @@ class Setup(Screen[None]):
             self.query_one(f"#seat{i}").display = i < n
 
     @on(Input.Submitted)
+    def _next_field(self) -> None:
+        """Enter in a name goes on to the next field: only ctrl+s or the button sets sail."""
+        self.focus_next()
+
     @on(Button.Pressed, "#start")
     def action_start(self) -> None:
         n = int(str(self.query_one("#players", Select).value))
@@ -188,7 +205,13 @@ class Table(Screen[None]):
     #ships { margin-top: 1; }
     #battle { border-top: solid $error; }
     #question { height: auto; border-top: solid $accent; }
-    #options { height: auto; border: none; padding: 0; }
+    #options { height: auto; border: none; padding: 0; background: $background; }
+    #options:focus { background-tint: $foreground 0%; }
+    /* the highlighted option: underlined on a neutral grey on which every colour of the labels
+       keeps a contrast of 4.5 or more (warnings, resources, the ships' colours: they were red on
+       blue, 1.5) */
+    #options > .option-list--option-highlighted { background: #2e2e2e; color: $foreground;
+                                                  text-style: bold underline; }
     #note { height: auto; color: $warning; }
     #log { border-top: solid $secondary; min-height: 0; }
     Table.-wide #left { width: 64; }
@@ -274,7 +297,7 @@ class Table(Screen[None]):
         me = self.viewer
         mine = played[me] if me is not None else []
         self.query_one("#you", Drawn).show(
-            lambda w: render.hand_panel(view, mine, detail=w >= 56 or self.tall)
+            lambda w: render.hand_panel(view, mine, detail=w >= 56 or self.tall, width=w)
         )
         battle = self.query_one("#battle", Drawn)
         battle.display = view["battle"] is not None
@@ -482,6 +505,7 @@ class JamaicaApp(App[None]):
         self.found = found
         self.setup_note = note
         self.outcome = Outcome()
+        self.told = 0  # the outcome's notes said already on the screen
 
     def on_mount(self) -> None:
         if self.session is not None:
@@ -526,11 +550,28 @@ class JamaicaApp(App[None]):
         if session.path is not None and session.path not in self.outcome.saved:
             self.outcome.saved.append(session.path)
         self.push_screen(Table(session, self.delay))
+        self.call_after_refresh(self._tell_notes)
+
+    def _tell_notes(self) -> None:
+        """What the game's start changed or could not do (a timed bot resumed with iterations,
+        a save that failed), said at once on the table, not only after quitting."""
+        for note in self.outcome.notes[self.told :]:
+            self.notify(note, title="Note", severity="warning", timeout=30)
+        self.told = len(self.outcome.notes)
 
     # --- actions from any screen -----------------------------------------------------------------
     def action_help(self) -> None:
-        if not isinstance(self.screen, Help):
-            self.push_screen(Help())
+        """Help for the screen it is asked from: its own keys (the setup screen's, the end's, the
+        table's), the rules, and the table's picture where there is one."""
+        screen = self.screen
+        if isinstance(screen, Help):
+            return
+        if isinstance(screen, Setup):
+            self.push_screen(Help(SETUP_KEYS, screen=False))
+        elif isinstance(screen, GameOver):
+            self.push_screen(Help(END_KEYS))
+        else:
+            self.push_screen(Help(TABLE_KEYS))
 
     def action_full_log(self) -> None:
         table = next((s for s in self.screen_stack if isinstance(s, Table)), None)

@@ -2,11 +2,11 @@
 
 The engine asks one small question at a time (`State.pending`); this module only words it for the
 terminal: each card's morning and evening with the dice, from the rules' preview (`rules.hints`:
-"☀ fwd 5 → 6 port 5 doubloons: you have 1 — shortage"), each move's arrival ("→ battle with Mary
-Read"), and a payment as one question with every possible split, answered as the engine's
-sequence of one-token payments. Nothing here decides a rule: previews and arrivals come from
-`rules.hints`, splits from playing the payments on copies. What it reads is
-the deciding player's own question and `State.view(player)`.
+"Forward / Forward  ☀ forward 5 → 5 port $3: have 1 — shortage!"), each move's arrival ("→
+battle with Mary Read"), and a payment as one question with every possible split, answered as the
+engine's sequence of one-token payments, under the rules' words for what is left to pay. Nothing
+here decides a rule: previews and arrivals come from `rules.hints`, splits from playing the
+payments on copies. What it reads is the deciding player's own question and `State.view(player)`.
 """
 
 from __future__ import annotations
@@ -19,13 +19,12 @@ from rich.text import Text
 
 from ..rules import State
 from ..rules.actions import PAY
-from ..rules.data import CARD_NAMES, CARDS, FORWARD, ICON_NAMES, RESOURCE_SHORT
-from ..rules.events import amount
+from ..rules.data import RESOURCE_SHORT
 from ..rules.hints import card_preview, move_hints
 from ..rules.ops import M_GHOST
 from . import render
 
-ICON_RESOURCE = {"food": "food", "gun": "powder", "gold": "gold"}
+RESOURCE_WORDS = {"food": "food", "gunpowder": "powder", "doubloons": "gold"}  # rules → styles
 
 
 @dataclass(frozen=True)
@@ -57,7 +56,7 @@ def question(state: State, player: int, names: Sequence[str]) -> Question:
     if kind == "move":
         return _move(state, view, names, prompt, d.actions)
     if kind == "pay":
-        return _pay(state, view, names, prompt)
+        return _pay(state, view, names, d.context["owed"])
     if kind == "dice_order":
         lo, hi = view["dice"]["roll"]
         out = []
@@ -104,39 +103,49 @@ def _firepower(view: Mapping[str, Any], side: int, powder: int) -> Text:
 # --- cards ---------------------------------------------------------------------------------------
 def _card(view: Mapping[str, Any], names: Sequence[str], me: int, preview: Mapping[str, Any],
           action: int) -> Choice:  # fmt: skip
-    """A card's line from the rules' preview (`rules.hints.card_preview`): nothing is decided
-    here, only worded and coloured."""
-    card = preview["card"]
-    icons = CARDS[CARD_NAMES.index(card)]
-    label = Text(card, style="bold")
+    """A card's line from the rules' preview (`rules.hints.card_preview`), in the log's words
+    ("Food / Forward", "forward 3"): nothing is decided here, only worded and coloured. An
+    evening that depends on the morning says after which morning ("after 39: 27 sea ~4: have
+    1 — shortage!")."""
+    label = Text(preview["title"], style="bold")
     spaces: list[int] = []
-    for sym, icon, step in zip(("☀", "☾"), icons, preview["steps"], strict=True):
+    for sym, step in zip(("☀", "☾"), preview["steps"], strict=True):
         label.append(f"  {sym} ", "bold")
+        words = step["words"][0].lower() + step["words"][1:]
         if step["what"] == "load":
-            resource = ICON_RESOURCE[ICON_NAMES[icon]]
-            label.append(f"load {step['die']} {resource}", render.RESOURCE_STYLE[resource])
+            style = render.RESOURCE_STYLE[RESOURCE_WORDS[step["resource"]]]
+            label.append(words, "dim" if step["ignored"] else style)
             continue
-        label.append(f"{'fwd' if icon == FORWARD else 'back'} {step['die']} → ")
-        parts: list[Text] = []
+        label.append(f"{words} → ")
         if step["finished"]:
-            parts.append(Text("finished: ignored", style="dim"))
-        for d in step["destinations"]:
-            parts.append(render.arrival(names, d, view["lair_tokens"]))
-            spaces.append(d["space"])
-        if step["after_shortage"]:
-            parts.append(Text("from where the shortage leaves you", style="dim"))
-        for i, part in enumerate(_unique(parts)):
-            if i:
-                label.append(" or ", "dim")
-            label.append_text(part)
+            label.append("ignored: finished", "dim")
+            continue
+        label.append_text(_destinations(view, names, step, spaces))
     return Choice(label, (action,), tuple(dict.fromkeys(spaces)))
 
 
-def _unique(parts: list[Text]) -> list[Text]:
-    seen: dict[str, Text] = {}
-    for p in parts:
-        seen.setdefault(p.plain, p)
-    return list(seen.values())
+def _destinations(view: Mapping[str, Any], names: Sequence[str], step: Mapping[str, Any],
+                  spaces: list[int]) -> Text:  # fmt: skip
+    """A move step's destinations: those that hold whatever the morning did, then each group
+    that holds only after some of the morning's answers, then the unknown place of a shortage."""
+    always: list[Text] = []
+    after: dict[str, list[Text]] = {}
+    for d in step["destinations"]:
+        spaces.append(d["space"])
+        hint = render.arrival(names, d)
+        if d["after"]:
+            after.setdefault(d["after_words"], []).append(hint)
+        else:
+            always.append(hint)
+    groups = [Text(" or ", "dim").join(always)] if always else []
+    for words, hints in after.items():
+        group = Text(f"{words}: ", "dim")
+        group.append_text(Text(" or ", "dim").join(hints))
+        groups.append(group)
+    if step["after_shortage"]:
+        groups.append(Text("after a shortage: from where it leaves you" if groups
+                           else "from where the shortage leaves you", "dim"))  # fmt: skip
+    return Text("; ", "dim").join(groups)
 
 
 # --- moves ---------------------------------------------------------------------------------------
@@ -158,7 +167,7 @@ def _move(
         forward = by_dest[dest][2]
         way = ("forward" if forward else "backward") if mode <= M_GHOST else "back"
         text = Text(f"{way} to ")
-        text.append_text(render.arrival(names, hint, view["lair_tokens"]))
+        text.append_text(render.arrival(names, hint))
         out.append(Choice(text, (int(a),), (dest,)))
     return Question("move", prompt, tuple(out), ship)
 
@@ -224,9 +233,11 @@ def pay_splits(state: State) -> list[tuple[tuple[int, ...], Holds]]:
     return list(done.values())
 
 
-def _pay(state: State, view: Mapping[str, Any], names: Sequence[str], prompt: Text) -> Question:
+def _pay(state: State, view: Mapping[str, Any], names: Sequence[str], owed: str) -> Question:
+    """A payment as one question: every way to split what is left to pay (the rules' words for
+    it, `owed`: what is due, for what, what the engine took already, what is left)."""
     assert state.q is not None
-    ship, resource, count = state.q[2]
+    ship = state.q[2][0]
     before = _holds(state, ship)
     out = []
     for seq, after in pay_splits(state):
@@ -240,6 +251,6 @@ def _pay(state: State, view: Mapping[str, Any], names: Sequence[str], prompt: Te
         text.append("  → left: ", "dim")
         text.append_text(render.holds_text([{"type": t, "count": n} for t, n in after]))
         out.append(Choice(text, seq))
-    owed = f"{names[ship]}: pay {amount(count, resource)} — from which holds?"
-    prompt = render.coloured_names(owed, names, render.ghost_ships(view))
+    prompt = render.coloured_names(f"{names[ship]}: {owed} — from which holds?", names,
+                                   render.ghost_ships(view))  # fmt: skip
     return Question("pay", prompt, tuple(out), ship)

@@ -18,9 +18,7 @@ from rich.text import Text
 
 from ..rules.data import (
     CARD_NAMES,
-    CARDS,
     FINISH_SCORE,
-    ICON_NAMES,
     LAIR,
     PORT,
     PORT_ROYAL,
@@ -31,6 +29,7 @@ from ..rules.data import (
     TREASURE_NAMES,
     TREASURE_TITLES,
 )
+from ..rules.events import card_title
 
 # --- colours and styles --------------------------------------------------------------------------
 # Hex colours: both Rich and Textual parse them (names such as "dodger_blue1" are Rich-only).
@@ -54,14 +53,13 @@ STYLES: Final = {
     "title": "bold underline",
     "target": "bold reverse",
     "option": "bold underline",
-    "warn": "bold #ff5f5f",
+    "warn": "bold #000000 on #ff8787",  # a badge: readable on any background, highlight too
     "good": "#87d787",
     "round": "bold reverse",
-    "battle": "bold #ff5f5f",
+    "battle": "bold #ff8787",
 }
 RESOURCE_STYLE: Final = {"food": FOOD, "powder": POWDER, "gold": GOLD}
 RESOURCE_LETTER: Final = {"food": "f", "powder": "p", "gold": "$"}
-ICON: Final = {"food": "food", "gun": "powder", "gold": "gold", "fwd": "fwd", "back": "back"}
 
 # The track: a row per stretch; the forks as an outer lane (├) over an inner channel (└).
 ROWS: Final[tuple[tuple[str, tuple[int, ...]], ...]] = (
@@ -342,14 +340,27 @@ def _ship_detail(ship: Mapping[str, Any], played: Sequence[str]) -> Text:
         if ship["has_chosen"]:
             parts.append("has chosen")
         if played:
-            parts.append("played " + " ".join(played[:3]))
+            parts.append("played " + ", ".join(card_text(c) for c in played[:3]))
     return Text("     " + " · ".join(parts), style="dim")
 
 
 # --- your cards, the dice, the battle ------------------------------------------------------------
 def card_text(name: str) -> str:
-    m, e = CARDS[CARD_NAMES.index(name)]
-    return f"☀ {ICON[ICON_NAMES[m]]} ☾ {ICON[ICON_NAMES[e]]}"
+    """A card in the log's words: "gold-fwd" → "Doubloons / Forward"."""
+    return card_title(name)
+
+
+def _listed(label: str, cards: Sequence[str], width: int, style: str = "bold") -> list[Text]:
+    """ "Hand Food / Forward · Forward / Forward", in lines of `width`, a card never split."""
+    lines = [Text(f"{label} ", style=style)]
+    for i, name in enumerate(cards):
+        title = card_text(name) + (" ·" if i < len(cards) - 1 else "")
+        if i and lines[-1].cell_len + 1 + cell_len(title) > width:
+            lines.append(Text(" " * (len(label) + 1)))
+        elif i:
+            lines[-1].append(" ")
+        lines[-1].append(title, style)
+    return lines
 
 
 def dice_text(view: Mapping[str, Any]) -> Text:
@@ -367,34 +378,24 @@ def dice_text(view: Mapping[str, Any]) -> Text:
     return out
 
 
-def hand_panel(view: Mapping[str, Any], played: Sequence[str] = (), detail: bool = False) -> Text:
-    """The dice, then your hand (each card's morning ☀ and evening ☾ icons when `detail`), the
-    card you have chosen, and what you played last. The public view has no hand."""
+def hand_panel(view: Mapping[str, Any], played: Sequence[str] = (), detail: bool = False,
+               width: int = 80) -> Text:  # fmt: skip
+    """The dice, then your hand, the card you have chosen, and what you played last (newest
+    first; more of it when `detail`), each card in the log's words ("Food / Forward"), laid out
+    in lines of `width` without splitting a card. The public view has no hand."""
     lines = [dice_text(view)]
     if "hand" not in view or view.get("player") is None:
         lines.append(Text("Hand: hidden (the public view)", style="dim"))
         return Text("\n").join(lines)
-    hand = Text("Hand ", style="bold")
     if view["hand"]:
-        for i, c in enumerate(view["hand"]):
-            if i:
-                hand.append(" · " if not detail else "   ", "dim")
-            hand.append(c, "bold")
-            if detail:
-                hand.append(f" {card_text(c)}", "dim")
+        lines += _listed("Hand", view["hand"], width)
     else:
-        hand.append("empty", "dim")
-    lines.append(hand)
-    extra = Text()
+        lines.append(Text.assemble(("Hand ", "bold"), ("empty", "dim")))
     if view.get("chosen"):
-        extra.append("Chosen ", "bold")
-        extra.append(view["chosen"], "bold reverse")
-        extra.append("  ")
+        chosen = card_text(view["chosen"])
+        lines.append(Text.assemble(("Chosen ", "bold"), (chosen, "bold reverse")))
     if played:
-        extra.append("Played ", "dim")
-        extra.append(" ".join(played[:4]), "dim")
-    if extra.plain:
-        lines.append(extra)
+        lines += _listed("Played", played[: 4 if detail else 2], width, "dim")
     return Text("\n").join(lines)
 
 
@@ -443,11 +444,11 @@ def resources(ship: Mapping[str, Any]) -> dict[str, int]:
     return have
 
 
-def arrival(names: Sequence[str], hint: Mapping[str, Any], tokens: Sequence[int] = ()) -> Text:
+def arrival(names: Sequence[str], hint: Mapping[str, Any]) -> Text:
     """What arriving on a space means, from the rules' hint for it (`rules.hints`: a card's
-    preview or a move question's `move_hints`): the cost against what the ship holds
-    (shortage!), a lair's treasure (`tokens`: the lairs that still have one), a battle with the
-    ships there, the finish."""
+    preview or a move question's `move_hints`): what is due against what the ship holds
+    (shortage!), or that it is not paid (the Ghost Ship, the 2021 fall-back), a lair's treasure,
+    a battle with the ships there, the finish."""
     out = Text()
     if hint["finish"]:
         out.append("Port Royal — finish!", STYLES["good"])
@@ -458,16 +459,17 @@ def arrival(names: Sequence[str], hint: Mapping[str, Any], tokens: Sequence[int]
         out.append("Port Royal")
     elif kind == LAIR:
         out.append(f"{space} lair")
-        if space in tokens:
+        if hint["treasure"]:
             out.append(" ✦ treasure", STYLES["token"])
+    elif not hint["pays"]:
+        out.append(f"{space} {'port' if kind == PORT else 'sea'}, not paid")
     else:
-        word = "port $" if kind == PORT else "sea ~"
-        out.append(f"{space} {word}{SPACE_COST[space]}")
-        if hint["have"] is not None:  # paid (the Ghost Ship and a 2021 fall-back are not)
-            if hint["shortage"]:
-                out.append(f": have {hint['have']} — shortage!", STYLES["warn"])
-            else:
-                out.append(f" (have {hint['have']})", "dim")
+        out.append(f"{space} {'port $' if kind == PORT else 'sea ~'}{hint['pays']}")
+        if hint["shortage"]:
+            out.append(": ")
+            out.append(f"have {hint['have']} — shortage!", STYLES["warn"])
+        else:
+            out.append(f" (have {hint['have']})", "dim")
     if hint["battle"]:
         out.append(" → battle with ", STYLES["battle"])
         out.append(" or ".join(names[k] for k in hint["ships_there"]), STYLES["battle"])

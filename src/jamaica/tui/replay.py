@@ -14,7 +14,7 @@ from textual.widgets import Footer
 from ..rules import State
 from ..session import GameSession, replay_states
 from . import render
-from .screens import Help, end_reason
+from .screens import REPLAY_KEYS, Help, end_reason
 from .widgets import Drawn, LogView
 
 
@@ -26,6 +26,10 @@ class ReplayScreen(Screen[None]):
     BINDINGS = [
         Binding("right,n,space", "step(1)", "Next", priority=True),
         Binding("left,p", "step(-1)", "Back", priority=True),
+        Binding("down,right_square_bracket", "round(1)", "Round", key_display="↓",
+                priority=True),
+        Binding("up,left_square_bracket", "round(-1)", "Round back", key_display="↑",
+                priority=True),
         Binding("pagedown", "step(25)", "+25", priority=True),
         Binding("pageup", "step(-25)", "-25", priority=True),
         Binding("home", "jump(0)", "Start", priority=True),
@@ -51,6 +55,9 @@ class ReplayScreen(Screen[None]):
         self.names = [session.name(k) for k in range(session.state.ns)]
         self.states: list[State] = replay_states(session)
         self.index = len(self.states) - 1 if at_end else 0
+        # the step at which each round begins (its first state: the Captain to roll)
+        states = self.states
+        self.rounds = [i for i in range(1, len(states)) if states[i].rnd != states[i - 1].rnd]
 
     def compose(self) -> ComposeResult:
         yield Drawn(id="where")
@@ -75,7 +82,8 @@ class ReplayScreen(Screen[None]):
         s = self.states[self.index]
         view = s.view(None)
         out = Text(f"Step {self.index} of {len(self.states) - 1}", style="bold")
-        out.append(f" · round {s.rnd} · " if s.rnd else " · setup · ")
+        last = self.states[-1].rnd
+        out.append(f" · round {s.rnd} of {last} · " if s.rnd else " · setup · ")
         if s.is_terminal():
             out.append("the game is over", "bold")
         else:
@@ -115,8 +123,17 @@ class ReplayScreen(Screen[None]):
         self.index = where if where >= 0 else len(self.states) - 1
         self.show()
 
+    def action_round(self, delta: int) -> None:
+        """The start of the next round; back: the start of this round, or of the one before if
+        this is its start (the setup before the first)."""
+        if delta > 0:
+            self.index = next((i for i in self.rounds if i > self.index), len(self.states) - 1)
+        else:
+            self.index = next((i for i in reversed(self.rounds) if i < self.index), 0)
+        self.show()
+
     def action_help(self) -> None:
-        self.app.push_screen(Help())
+        self.app.push_screen(Help(REPLAY_KEYS))
 
     def action_leave(self) -> None:
         if isinstance(self.app, ReplayApp):

@@ -18,22 +18,45 @@ from ..session import GameSession
 from . import render
 from .widgets import Drawn
 
-HELP: Final = """\
+# Help: the keys of the screen it is opened from, then the rules in short (and the table's
+# picture, for the screens that show one).
+TABLE_KEYS: Final = """\
 [b]Keys[/b]
   1–9       answer with that option (or ↑ ↓ and Enter, or a click)
   ? h F1    this help              l   the whole log
   q         save and quit (the game is saved after every decision)
   Esc       close this screen
-
+"""
+SETUP_KEYS: Final = """\
+[b]Keys of the setup screen[/b]
+  Tab Enter   the next field (shift+Tab: the one before)
+  ↑ ↓ Enter   in an open list: choose (Esc closes it)
+  ctrl+s      set sail (or Enter on the Set sail button)
+  F1          this help              Esc   quit (nothing is saved)
+"""
+REPLAY_KEYS: Final = """\
+[b]Keys of the replay[/b]
+  → n space   the next step          ← p        the step before
+  ↓ ]         the next round         ↑ \\[        a round back (to its start)
+  PgDn PgUp   25 steps on or back    Home End   the start, the end
+  ? h F1      this help              q Esc      close the replay
+"""
+END_KEYS: Final = """\
+[b]Keys of the end of the race[/b]
+  n   a new game (in a new file)     r   the replay of this one
+  l   the whole log                  q   quit
+"""
+RACE: Final = """\
 [b]The race[/b]
   Sail around the island, from Port Royal back to Port Royal.
   Each round the Captain (⚑) rolls two dice and chooses the morning
-  die (☀) and the evening die (☾). Everyone secretly picks a card;
-  then, from the Captain on, each shows it and does its morning
-  action with the morning die, then its evening action with the
-  evening die:
-    food, powder, gold  load that many into one hold (one kind each)
-    fwd, back           move that many spaces and pay for the space:
+  die (☀) and the evening die (☾). Everyone secretly picks a card
+  ("Food / Forward": its morning and its evening action); then, from
+  the Captain on, each shows it and does its morning action with the
+  morning die, then its evening action with the evening die:
+    Food, Gunpowder, Doubloons   load that many into one hold
+                                 (a hold holds one kind)
+    Forward, Backward            move that many spaces and pay:
                         ~n sea: n food   $n port: n doubloons
                         ☠ lair: free, and its treasure if ✦ is left
   Cannot pay: a shortage. You lose all of it and fall back (2021:
@@ -45,13 +68,14 @@ HELP: Final = """\
   The race ends with the round in which a ship reaches Port Royal.
   Score: the place (15 finished; 2–10 on spaces 41–49; −5 elsewhere)
   + doubloons + treasures.
-
+"""
+SCREEN: Final = """\
 [b]The screen[/b]
   Header: the round, the Captain, the dice, whose turn it is.
   Board: PR Port Royal; ├ the outer lane and └ the inner channel of
     each fork; | the red line. The two-letter tags are the ships.
     The spaces your options lead to are underlined, the highlighted
-    option's in reverse.
+    option's in reverse (the option itself: underlined, on grey).
   Ships: ▸ whose turn, ⚑ the Captain, the space (↺ behind the start
     line), the holds (3f food, 3$ doubloons, 3p gunpowder, · empty),
     T face-down treasures, powers (M Morgan's Map, S Saran's Sabre,
@@ -63,9 +87,14 @@ HELP: Final = """\
 
 class HandOver(ModalScreen[None]):
     """Hot-seat: hides the table until the next player is at the keyboard (also before the first
-    human decision of a new or resumed game)."""
+    human decision of a new or resumed game). Enter shows their hand; q, Esc, ctrl+c or ctrl+q
+    save and quit (the game is saved after every decision: nothing is lost)."""
 
-    BINDINGS = [Binding("enter", "go", "I am here")]
+    BINDINGS = [
+        Binding("enter", "go", "I am here"),
+        Binding("q,escape,ctrl+c,ctrl+q", "app.quit", "Save & quit", key_display="q",
+                priority=True),
+    ]
     DEFAULT_CSS = """
     HandOver { align: center middle; background: $background; }
     HandOver > Vertical { width: 60; max-width: 100%; height: auto; border: heavy $accent;
@@ -82,14 +111,19 @@ class HandOver(ModalScreen[None]):
             text.append(self.player_name, "bold")
             text.append(".")
             yield Static(text, id="handover")
-            yield Static("Everyone else: look away!  —  press Enter when ready.")
+            yield Static(Text.assemble("Everyone else: look away!\n\n", ("  Enter  ", "bold"),
+                                       f"I am {self.player_name}: show my hand\n",
+                                       ("  q      ", "bold"), "save and quit; go on later with "
+                                       "--resume"))  # fmt: skip
+        yield Footer()
 
     def action_go(self) -> None:
         self.dismiss(None)
 
 
 class Help(ModalScreen[None]):
-    """The keys and the rules in short."""
+    """The keys of the screen it was opened from (`keys`), then the rules in short, and with
+    `screen` what the table's picture shows."""
 
     BINDINGS = [Binding("escape,q,question_mark,h,f1", "close", "Close")]
     DEFAULT_CSS = """
@@ -98,9 +132,13 @@ class Help(ModalScreen[None]):
                             padding: 0 1; }
     """
 
+    def __init__(self, keys: str = TABLE_KEYS, screen: bool = True) -> None:
+        super().__init__()
+        self.text = "\n".join([keys, RACE, *([SCREEN] if screen else [])])
+
     def compose(self) -> ComposeResult:
         with VerticalScroll():
-            yield Static(HELP, id="help")
+            yield Static(self.text, id="help")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -198,6 +236,7 @@ class GameOver(Screen[None]):
         Binding("n", "app.new_game", "New game"),
         Binding("r", "app.replay", "Replay"),
         Binding("l", "app.full_log", "Log"),
+        Binding("question_mark,h,f1", "app.help", "Help", key_display="?"),
         Binding("q", "app.quit", "Quit"),
     ]
     DEFAULT_CSS = """
