@@ -173,3 +173,38 @@ def test_a_payment_offers_each_outcome_once_and_shows_the_holds_it_leaves(
         assert page.evaluate("window.acted") == [first]
     finally:
         page.close()
+
+
+def test_an_evening_that_depends_on_the_morning_route_says_after_which(
+    browser: Any, page_url: str
+) -> None:
+    """Issue 24, item 8 in the browser: with 5 food on 30, forward 3 ends on 33 or (the inner
+    channel) 39, and backward 6 then reaches 27 from either — a shortage only after 39. The
+    card's preview lists both, each with the morning it follows, as the rules' hint says."""
+    from jamaica.rules.hints import card_preview
+
+    s = start(Config(2), hands=[("fwd-back", "fwd-fwd", "food-fwd"),
+                                ("fwd-fwd", "gold-gold", "food-gun")])  # fmt: skip
+    place(s, 0, 30)
+    holds(s, 0, [("food", 5), ("gold", 3)])
+    s.apply("roll 3-6")
+    s.apply("morning 3")
+    assert s.decision_kind() == "card" and s.current_player() == 0
+    u = update(s)
+    del u["question"]["plans"]
+    u["question"]["preview"] = card_preview(s, 0)
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    try:
+        page.goto(page_url)
+        page.wait_for_selector("body[data-drawn]")
+        page.evaluate(PANEL, {"u": u, "names": NAMES[: s.n]})
+        page.locator("#options .card", has_text="Backward").first.hover()
+        page.wait_for_selector("#preview .preview-card")
+        evening = page.locator("#preview .preview-step").nth(1).inner_text()
+        assert "after 33: space 27" in evening and "after 39: space 27" in evening, evening
+        short = page.locator("#preview .dest.short").all_inner_texts()
+        assert any(t.startswith("after 39: space 27") for t in short), short
+        assert not any(t.startswith("after 33: space 27") for t in short), short
+        screenshot(page, "preview-after-1280x800")
+    finally:
+        page.close()

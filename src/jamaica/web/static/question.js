@@ -53,7 +53,8 @@ function previewBox(preview) {
       const dests = step.destinations || [];
       dests.forEach((d, i) => {
         const span = el("span", { class: "dest" + (d.shortage ? " short" : "") + (d.battle ? " fight" : "") });
-        let text = `${where(d.space)} (${d.cost}`;
+        // An evening that depends on where the morning left the ship says after which ("after 39").
+        let text = (d.after && d.after.length && d.after_words ? `${d.after_words}: ` : "") + `${where(d.space)} (${d.cost}`;
         if (d.battle) text += ", battle";
         if (d.shortage) text += ", shortage!";
         span.textContent = text + ")";
