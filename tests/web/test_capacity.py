@@ -79,6 +79,7 @@ async def test_one_change_makes_each_audience_s_update_once_for_all_its_clients(
     tabs = {seat: [await _join(table, Hello(seat, tokens[seat])) for _ in range(4)]
             for seat in (0, 1)}  # fmt: skip
     everyone = [c for seat in tabs.values() for c in seat]
+    await _until(lambda: table.session.human_to_move() is not None)  # the dice have been cast
     await _until(lambda: all(c.outbox.pending() == 0 and not c.outbox.busy for c, _ in everyone))
     s = table.session.state
     who = s.current_player()
