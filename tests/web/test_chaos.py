@@ -7,14 +7,19 @@ lobby go on by themselves."""
 
 from __future__ import annotations
 
+import pytest
+
 from jamaica.web.chaos import Options, bench_cluster, table
 from jamaica.web.services import Missing
 
 from ..services import missing
+from ..soak import soak
 
 
+@pytest.mark.soak
 def test_the_service_survives_kills_pauses_and_outages() -> None:
-    o = Options(kills=2, lease=2.0, redis_seconds=3.0, pg_seconds=6.0, tables=4)
+    o = soak(Options(kills=1, lease=2.0, redis_seconds=2.0, pg_seconds=3.0, tables=3, nodes=2),
+             Options(kills=4, lease=2.0, redis_seconds=5.0, pg_seconds=6.0, tables=6))  # fmt: skip
     try:
         report = bench_cluster(o, out=lambda line: None)
     except Missing as e:
