@@ -315,6 +315,10 @@ def build_parser() -> argparse.ArgumentParser:
     bsrv.add_argument("--server-commit", metavar="REV",
                       help="run the server from an earlier commit's code (git archive; the "
                            "working tree is not touched): before and after, alike")  # fmt: skip
+    bso = sub.add_parser("bench-scaleout", help="tables held at p99 <= 100 ms by one node and by "
+                         "two on one PostgreSQL (needs PostgreSQL installed)")  # fmt: skip
+    bso.add_argument("--repeat", type=int, default=3, help="runs per table count (median)")
+    bso.add_argument("--p99", type=float, default=100.0, help="the p99 kept, in ms")
     bcl = sub.add_parser("bench-cluster", help="kill -9, SIGSTOP, Redis and PostgreSQL outages "
                          "on a real service of nodes, while simulated people play")  # fmt: skip
     bcl.add_argument("--kills", type=int, default=None, help="nodes killed (default 20)")
@@ -409,6 +413,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             else:
                 print(bench_server(ns.games, ns.seed, ns.spectators, ns.bot, pacing,
                                    ns.server_commit))  # fmt: skip
+        elif ns.command == "bench-scaleout":
+            from .web.scaleout import bench_scaleout
+            from .web.services import Missing
+
+            if not (1 <= ns.repeat <= 20 and 1 <= ns.p99 <= 10_000):
+                raise ValueError("--repeat is 1 to 20, --p99 1 to 10000 ms")
+            try:
+                print(bench_scaleout(ns.p99, ns.repeat))
+            except Missing as e:
+                raise ValueError(f"bench-scaleout needs {e} installed") from None
         elif ns.command == "bench-cluster":
             from .web.chaos import Options, bench_cluster, table
             from .web.services import Missing

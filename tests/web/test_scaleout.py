@@ -1,0 +1,23 @@
+"""`jamaica bench-scaleout` (issue 23): one run on two real nodes sharing a real PostgreSQL plays
+every game to its end on the node that keeps it, and measures every answer."""
+
+from __future__ import annotations
+
+import math
+
+from jamaica.web.scaleout import Point, held, run_once
+
+from ..services import Postgres
+
+
+def test_a_run_on_two_nodes_plays_every_game_and_measures_it(postgres: Postgres) -> None:
+    p99, rate = run_once(postgres, nodes=2, tables=4, seed=1)
+    assert math.isfinite(p99) and 0 < p99 < 5000
+    assert rate > 0
+
+
+def test_the_figure_is_the_most_tables_that_kept_the_limit() -> None:
+    points = [Point(1, 10, [20.0, 30.0, 25.0], [1.0]), Point(1, 15, [90.0, 120.0, 95.0], [1.0]),
+              Point(1, 20, [150.0, 99.0, 130.0], [1.0])]  # fmt: skip
+    assert held(points, 100.0) == 15
+    assert held(points[2:], 100.0) == 0
