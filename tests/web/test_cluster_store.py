@@ -92,3 +92,20 @@ def test_a_node_restarted_under_its_name_renews_none_of_the_dead_process_s_lease
     assert b.orphans(10) == ["t1"]  # the lease ran out: any node takes it, a too
     assert again.claim("t1") == 2 and again.renew() == {"t1"}
     again.close()
+
+
+async def test_a_table_made_during_a_renewal_is_neither_lost_nor_released(pg_url: str) -> None:
+    """Found by bench-scaleout: a table claimed (made) while the node renewed its leases, and not
+    yet in the node's list, was taken for lost (its clients told to go elsewhere) or for idle
+    (released). Only tables held before the renewal asked are judged now."""
+    from jamaica.web.cluster import Cluster
+    from jamaica.web.registry import Tables
+
+    store = PostgresStore(pg_url, upgrade=True)
+    cluster = Cluster(store, "a", "http://a", LEASE)
+    tables = Tables(store)
+    store.create_table(_record("t1"))  # claimed; the registry does not list it yet
+    await cluster.renew(tables)
+    assert store.owner("t1") == ("a", "http://a")  # not released as idle
+    assert store.renew() == {"t1"}
+    store.close()

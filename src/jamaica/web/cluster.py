@@ -31,7 +31,6 @@ class Cluster:
         self.store, self.node, self.address, self.lease = store, node, address, lease
         self.draining = False
         self.takeovers = 0
-        self.loading: set[str] = set()  # tables being rebuilt here
         store.join_cluster(node, address, lease)
 
     async def locate(self, tables: Tables, table_id: str) -> LiveTable | str | None:
@@ -57,11 +56,7 @@ class Cluster:
                 return owner[1] if owner else ""
             return LiveTable.restore(record, self.store)
 
-        self.loading.add(table_id)
-        try:
-            found = await asyncio.to_thread(load)
-        finally:
-            self.loading.discard(table_id)
+        found = await asyncio.to_thread(load)
         if not isinstance(found, LiveTable):
             return found
         if table_id in tables.live:  # taken meanwhile by another request of this node
@@ -80,13 +75,7 @@ class Cluster:
             try:
                 if beat <= 0:
                     beat = self.lease / 3
-                    await asyncio.to_thread(self.store.heartbeat, self.address, self.draining)
-                    kept = await asyncio.to_thread(self.store.renew)
-                    for table_id in [t for t in tables.live if t not in kept]:
-                        await self.lose(tables, table_id)
-                    idle = [t for t in kept if t not in tables.live and t not in self.loading]
-                    if idle:  # archived here: any node loads them when someone visits
-                        await asyncio.to_thread(self.store.release, idle, True)
+                    await self.renew(tables)
                 if not self.draining:
                     for table_id in await asyncio.to_thread(self.store.orphans, TAKE_PER_ROUND):
                         await self._take(tables, table_id)
@@ -94,6 +83,19 @@ class Cluster:
                 log.warning("node %s: the database is out of reach: %s", self.node, e)
             await asyncio.sleep(1.0)
             beat -= 1.0
+
+    async def renew(self, tables: Tables) -> None:
+        """Say this node is alive, extend its leases, and drop the tables it lost. Only tables it
+        held before asking are judged: one being made or rebuilt meanwhile (claimed, not yet
+        listed) is neither lost nor idle."""
+        await asyncio.to_thread(self.store.heartbeat, self.address, self.draining)
+        asked = set(self.store.epochs)
+        kept = await asyncio.to_thread(self.store.renew)
+        for table_id in [t for t in tables.live if t in asked and t not in kept]:
+            await self.lose(tables, table_id)
+        idle = [t for t in kept if t in tables.archived]
+        if idle:  # archived here: any node loads them when someone visits
+            await asyncio.to_thread(self.store.release, idle, True)
 
     async def lose(self, tables: Tables, table_id: str) -> None:
         """Another node keeps the table now: stop playing it here and send its clients there."""

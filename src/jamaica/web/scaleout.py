@@ -89,7 +89,11 @@ def run_once(pg: Postgres, nodes: int, tables: int, seed: int) -> tuple[float, f
         for proc in procs:
             proc.terminate()
         for proc in procs:
-            proc.wait(10)
+            try:
+                proc.wait(30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
     if not all(g.over for _, g in placed):
         raise RuntimeError("a game did not reach its end")
     _, p99 = _percentiles([x for _, g in placed for x in g.latencies])
