@@ -161,3 +161,4 @@ def test_sigterm_hands_the_tables_over(cluster: tuple[str, Server, Server]) -> N
         assert time.monotonic() - stopping < 5, "the table was not handed over"
         time.sleep(0.2)
     assert time.monotonic() - stopping < 3  # not the lease: handed over at once
+    assert a.proc.wait(20) in (0, -signal.SIGTERM)  # and the node stops (a deploy goes on)
