@@ -109,3 +109,56 @@ async def test_a_table_made_during_a_renewal_is_neither_lost_nor_released(pg_url
     assert store.owner("t1") == ("a", "http://a")  # not released as idle
     assert store.renew() == {"t1"}
     store.close()
+
+
+def _blocked(url: str, timeout: float = 5.0) -> None:
+    """Wait until some session of the database waits for a row lock."""
+    import psycopg
+
+    end = time.monotonic() + timeout
+    with psycopg.connect(url, autocommit=True) as conn:
+        while time.monotonic() < end:
+            if conn.execute("SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                            ).fetchall():  # fmt: skip
+                return
+            time.sleep(0.02)
+    raise AssertionError("nobody waited for a lock")
+
+
+@pytest.mark.parametrize("work", ["renew", "batch"])
+def test_a_node_locks_its_tables_in_one_order(
+    nodes: tuple[PostgresStore, PostgresStore], pg_url: str, work: str
+) -> None:
+    """Found by bench-scaleout (two nodes, 50 tables): PostgreSQL reported 'deadlock detected'
+    and answers were refused `not_stored`. A group commit locked its tables' ownership rows in
+    the order the answers came, the lease renewal in the order it found them: each held a row
+    the other waited for. Both now lock in the tables' order; here another transaction holds
+    the first table's row while the node's work starts, then takes the second's."""
+    import threading
+
+    import psycopg
+
+    a, _ = nodes
+    for t in ("t2", "t1"):  # stored in this order: an unordered scan meets t2 first
+        a.create_table(_record(t))
+    failed: list[BaseException] = []
+
+    def node_work() -> None:
+        try:
+            if work == "renew":
+                assert a.renew() == {"t1", "t2"}
+            else:
+                a.append_batch([("t2", [ActionRow(0, 140, "chance")], False),
+                                ("t1", [ActionRow(0, 140, "chance")], False)])  # fmt: skip
+        except BaseException as e:
+            failed.append(e)
+
+    with psycopg.connect(pg_url) as other:
+        other.execute("SELECT 1 FROM owners WHERE table_id = 't1' FOR UPDATE")
+        worker = threading.Thread(target=node_work)
+        worker.start()
+        _blocked(pg_url)
+        other.execute("SELECT 1 FROM owners WHERE table_id = 't2' FOR UPDATE")
+        other.commit()
+    worker.join(10)
+    assert failed == []

@@ -4,16 +4,21 @@ every game to its end on the node that keeps it, and measures every answer."""
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 from jamaica.web.scaleout import Point, held, run_once
 
 from ..services import Postgres
 
 
-def test_a_run_on_two_nodes_plays_every_game_and_measures_it(postgres: Postgres) -> None:
-    p99, rate = run_once(postgres, nodes=2, tables=4, seed=1)
-    assert math.isfinite(p99) and 0 < p99 < 5000
-    assert rate > 0
+def test_a_run_on_two_nodes_plays_every_game_and_measures_it(
+    postgres: Postgres, tmp_path: Path
+) -> None:
+    once = run_once(postgres, nodes=2, tables=4, seed=1, logs=tmp_path)
+    assert math.isfinite(once.p99) and 0 < once.p99 < 5000
+    assert once.rate > 0
+    assert once.refused == 0
+    assert {p.name for p in tmp_path.iterdir()} == {"n0.log", "n1.log"}
 
 
 def test_the_figure_is_the_most_tables_that_kept_the_limit() -> None:

@@ -113,14 +113,39 @@ def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
 
 
 def _read(raw: str | bytes) -> dict[str, Any] | None:
-    """An update the client must look at (a question, or the end), else None; the updates that
-    ask nothing (the other seat's turn) are told apart by their text, unparsed: the clients share
-    the machine with the server, and their work is not what is measured."""
+    """An update the client must look at (a question, or the end) or an error, else None; the
+    updates that ask nothing (the other seat's turn) are told apart by their text, unparsed: the
+    clients share the machine with the server, and their work is not what is measured."""
     text = raw if isinstance(raw, str) else raw.decode()
     if '"question":null,' in text and '"game_over":true' not in text:
         return None
     m = json.loads(text)
-    return m if m.get("op") == "update" else None
+    return m if m.get("op") in ("update", "error") else None
+
+
+def _asked(m: dict[str, Any], game: Game, now: float) -> dict[str, Any] | None:
+    """The question of an update that its seat must answer (None: nothing to answer). Notes the
+    game's end, and the time since the game's last answer when this is a later turn."""
+    if m["view"]["game_over"]:
+        game.over = True
+        return None
+    q: dict[str, Any] | None = m["question"]
+    if q is not None and game.sent_at is not None and m["turn"] > game.sent_turn:
+        game.latencies.append(now - game.sent_at)
+        game.sent_at = None
+    return q
+
+
+RESEND_SECONDS = 0.2  # a refused answer (`not_stored`) is given again after this, as the page does
+
+
+def _refused(m: dict[str, Any], stats: dict[str, int]) -> bool:
+    """Whether an error refused an answer that must be given again (the server could not store
+    it: counted in `stats["refused"]`); other errors (an answer to a question gone meanwhile) are
+    counted in `stats["errors"]` and need nothing."""
+    key = "refused" if m.get("code") == "not_stored" else "errors"
+    stats[key] = stats.get(key, 0) + 1
+    return key == "refused"
 
 
 async def _seat(
@@ -129,6 +154,7 @@ async def _seat(
     import websockets
 
     url = f"ws://127.0.0.1:{port}/ws/{game.id}"
+    last = ""
     async with websockets.connect(url, max_size=2**22) as ws:
         await ws.send(json.dumps({"op": "hello", "v": 1, "seat": seat, "token": game.tokens[seat]}))
         async for raw in ws:
@@ -136,19 +162,21 @@ async def _seat(
             m = _read(raw)
             if m is None:
                 continue
-            if m["view"]["game_over"]:
-                game.over = True
+            if m["op"] == "error":
+                if _refused(m, stats) and last:
+                    await asyncio.sleep(RESEND_SECONDS)
+                    await ws.send(last)
+                continue
+            q = _asked(m, game, now)
+            if game.over:
                 return
-            q = m["question"]
             if q is None:
                 continue
-            if game.sent_at is not None and m["turn"] > game.sent_turn:
-                game.latencies.append(now - game.sent_at)
-                game.sent_at = None
             action = rng.choice(q["options"])["action"]
             game.sent_at, game.sent_turn = time.perf_counter(), m["turn"]
             stats["decisions"] += 1
-            await ws.send(json.dumps({"op": "act", "v": 1, "action": action, "turn": m["turn"]}))
+            last = json.dumps({"op": "act", "v": 1, "action": action, "turn": m["turn"]})
+            await ws.send(last)
 
 
 async def _paced_seat(
@@ -163,13 +191,15 @@ async def _paced_seat(
     thinking: asyncio.Task[None] | None = None
     about: tuple[int, bool] | None = None  # (turn, early) of the question thought about
     told = False  # this seat has had a message (its first update follows the welcome)
+    last = [""]  # the last answer sent
 
     async def answer(ws: Any, turn: int, early: bool, action: str, delay: float) -> None:
         await asyncio.sleep(delay)
         if not early:  # an early card choice: the game waits for the other player, not us
             game.sent_at, game.sent_turn = time.perf_counter(), turn
         stats["decisions"] += 1
-        await ws.send(json.dumps({"op": "act", "v": 1, "action": action, "turn": turn}))
+        last[0] = json.dumps({"op": "act", "v": 1, "action": action, "turn": turn})
+        await ws.send(last[0])
 
     async with websockets.connect(url, max_size=2**22) as ws:
         await ws.send(json.dumps({"op": "hello", "v": 1, "seat": seat, "token": game.tokens[seat]}))
@@ -182,15 +212,16 @@ async def _paced_seat(
                 m = _read(raw)
                 if m is None:
                     continue
-                if m["view"]["game_over"]:
-                    game.over = True
+                if m["op"] == "error":
+                    if _refused(m, stats) and last[0]:
+                        await asyncio.sleep(RESEND_SECONDS)
+                        await ws.send(last[0])
+                    continue
+                q = _asked(m, game, now)
+                if game.over:
                     return
-                q = m["question"]
                 if q is None:
                     continue
-                if game.sent_at is not None and m["turn"] > game.sent_turn:
-                    game.latencies.append(now - game.sent_at)
-                    game.sent_at = None
                 key = (m["turn"], bool(q["early"]))
                 if key == about and thinking is not None:
                     continue  # the same question again (e.g. the other seat chose its card)

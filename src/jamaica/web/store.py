@@ -293,13 +293,15 @@ class SQLStore:
         that follows runs out of time, per table (None: not timed), stored with the rows so that
         another node that takes the table over keeps the clock."""
         now = self._now()
+        # Rows are locked in the tables' order, as every transaction of several tables does: two
+        # of them never each hold a row the other waits for (a deadlock, in PostgreSQL).
         with self._write() as db:
-            for table_id, rows, finish in batch:
+            for table_id, rows, finish in sorted(batch, key=lambda item: item[0]):
                 self._check_owner(db, table_id)
                 db.run_many(_INSERT_ACTION, [(table_id, r.seq, r.action, r.by, now) for r in rows])
                 if finish:
                     db.run(_FINISH, (table_id,))
-            for table_id, deadline in (deadlines or {}).items():
+            for table_id, deadline in sorted((deadlines or {}).items()):
                 db.run("UPDATE tables SET deadline = ? WHERE id = ?", (deadline, table_id))
 
     def _check_owner(self, db: Tx, table_id: str) -> None:

@@ -84,6 +84,8 @@ class PostgresStore(SQLStore):
         except PoolTimeout:
             raise StoreUnavailable(f"cannot {what} the database: no connection within "
                                    f"{CONNECT_SECONDS:g} s") from None  # fmt: skip
+        except psycopg.errors.TransactionRollback as e:  # a deadlock, a serialization
+            raise StoreError(f"cannot {what} the database: {one_line(e)}") from None  # failure
         except psycopg.OperationalError as e:  # the server is gone, restarting, unreachable
             raise StoreUnavailable(f"cannot {what} the database: {one_line(e)}") from None
         except psycopg.Error as e:
@@ -172,9 +174,11 @@ class PostgresStore(SQLStore):
         if not known:
             return set()
         with self._write() as db:
-            rows = db.run(
-                f"UPDATE owners SET lease_until = {NOW} + ? WHERE node = ? AND (table_id, epoch) "
-                "IN (SELECT * FROM unnest(?::text[], ?::bigint[])) RETURNING table_id, epoch",
+            rows = db.run(  # locked in the tables' order, as a group commit locks them
+                f"UPDATE owners SET lease_until = {NOW} + ? FROM (SELECT table_id FROM owners "
+                "WHERE node = ? AND (table_id, epoch) IN (SELECT * FROM unnest(?::text[], "
+                "?::bigint[])) ORDER BY table_id FOR UPDATE) AS mine "
+                "WHERE owners.table_id = mine.table_id RETURNING owners.table_id, owners.epoch",
                 (self.lease, self.node, list(known), list(known.values())),
             )
         return {str(t) for t, e in rows if known.get(str(t)) == int(e)}
@@ -194,7 +198,7 @@ class PostgresStore(SQLStore):
         """Hand tables over now (draining): their leases end, and another node takes them; with
         `idle`, no node takes them until someone visits (an archived table)."""
         with self._write() as db:
-            for table_id in table_ids:
+            for table_id in sorted(table_ids):
                 db.run("UPDATE owners SET lease_until = 0" + (", node = ''" if idle else "") +
                        " WHERE table_id = ? AND node = ?", (table_id, self.node))  # fmt: skip
                 self.epochs.pop(table_id, None)
