@@ -162,3 +162,27 @@ def test_sigterm_hands_the_tables_over(cluster: tuple[str, Server, Server]) -> N
         time.sleep(0.2)
     assert time.monotonic() - stopping < 3  # not the lease: handed over at once
     assert a.proc.wait(20) in (0, -signal.SIGTERM)  # and the node stops (a deploy goes on)
+
+
+def test_a_node_whose_database_is_gone_still_stops_on_sigterm(tmp_path: Path) -> None:
+    """A deploy during a database outage: the node cannot hand its tables over (their leases
+    run out instead, and another node takes them), but SIGTERM still stops it within seconds."""
+    from jamaica.web.services import start_postgres
+
+    pg = start_postgres()
+    try:
+        url = pg.database()
+        a = _node(tmp_path, url, "a")
+        made = a.table([("Anne", None), ("Bot", "greedy")])
+        with a.ws(made["id"]) as ws:
+            hello(ws, 0, made["seats"][0]["token"])
+            _question(ws)
+            pg.stop(fast=True)
+            assert a.proc is not None
+            stopping = time.monotonic()
+            a.proc.terminate()
+            assert a.proc.wait(20) in (0, -signal.SIGTERM)
+        assert time.monotonic() - stopping < 10
+        assert "could not hand its tables over" in a.log()
+    finally:
+        pg.close()
