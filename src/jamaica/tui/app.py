@@ -25,7 +25,7 @@ from textual.widgets.option_list import Option
 
 from ..rules import Config, IllegalActionError
 from ..session import GameSession, Seat, clean_name, free_save_path, make_seats
-from . import render
+from . import profile, render
 from .choices import Question, question
 from .screens import (
     END_KEYS,
@@ -394,7 +394,7 @@ class Table(Screen[None]):
         s = self.session
         if s.state.is_terminal():
             self.refresh_table()
-            self.app.push_screen(GameOver(s))
+            self.app.push_screen(GameOver(s, profile.record(s)))
             return
         if s.waiting_for_bot_or_chance():
             self.busy = True

@@ -244,12 +244,16 @@ class GameOver(Screen[None]):
     #final-body { height: 1fr; }
     #winner-line { height: auto; margin-bottom: 1; }
     #scores { height: auto; margin-bottom: 1; }
+    #profile-line { height: auto; margin-bottom: 1; }
     #final-board { height: auto; }
     """
 
-    def __init__(self, session: GameSession) -> None:
+    def __init__(self, session: GameSession, profile_line: str = "") -> None:
+        """`profile_line`: how you did against the bots at this table, from your local profile
+        (`profile.record`), said under the ranking."""
         super().__init__()
         self.session = session
+        self.profile_line = profile_line
 
     def compose(self) -> ComposeResult:
         s = self.session.state
@@ -266,6 +270,8 @@ class GameOver(Screen[None]):
                 line.append_text(render.name_text(w, names[w], w in ghosts))
             yield Static(line, id="winner-line")
             yield Static(render.ranking(view, names), id="scores")
+            if self.profile_line:
+                yield Static(Text(self.profile_line), id="profile-line")
             board = Drawn(id="final-board")
             board.show(lambda width: render.board_text(view, names, width))
             yield board
