@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from jamaica import Config
+from jamaica.ratings import places_of
 from jamaica.session import GameSession, make_seats
 from jamaica.tui import profile
 from jamaica.tui.profile import Against, Profile, ProfileError
@@ -55,7 +56,7 @@ def test_otherwise_in_the_platforms_user_data_directory(monkeypatch, tmp_path: P
 # --- what it counts ------------------------------------------------------------------------------
 def test_a_finished_game_counts_for_each_bot_at_the_table_once(data_dir: Path) -> None:
     session = a_game(["human", "easy", "easy", "random"])
-    places = __import__("jamaica.ratings", fromlist=["places_of"]).places_of(session.state)
+    places = places_of(session.state)
     line = profile.record(session)
     p = profile.load(data_dir / "profile.json")
     easy, rnd = p.against["easy"], p.against["random"]
