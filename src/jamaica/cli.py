@@ -187,6 +187,17 @@ def build_parser() -> argparse.ArgumentParser:
     _config_args(sim)
     sim.add_argument("--bot", default="greedy", help="the bot in every seat (default greedy)")
     _lab_args(sim, games=1000)
+    rb = sub.add_parser("rate-bots", help="the bot levels on the players' rating scale (openskill)")
+    rb.add_argument("--games", type=int, default=120, help="games per edition (default 120)")
+    rb.add_argument("--seed", type=int, default=1)
+    rb.add_argument("--editions", default=",".join(EDITIONS), help="comma-separated (default both)")
+    rb.add_argument(
+        "--levels",
+        default="random,easy,rules,greedy,medium,hard",
+        help="the bots rated, comma-separated (default: the levels and the anchors)",
+    )
+    rb.add_argument("--workers", type=int, default=1, help="processes (default 1)")
+    rb.add_argument("--out", help="the ratings as JSON (as shipped in jamaica/ratings/bots.json)")
     play = sub.add_parser("play", help="play in the terminal, against bots or at one keyboard")
     _config_args(play)
     play.add_argument(
@@ -319,6 +330,12 @@ def build_parser() -> argparse.ArgumentParser:
                          "two on one PostgreSQL (needs PostgreSQL installed)")  # fmt: skip
     bso.add_argument("--repeat", type=int, default=3, help="runs per table count (median)")
     bso.add_argument("--p99", type=float, default=100.0, help="the p99 kept, in ms")
+    bso.add_argument("--paced", action="store_true",
+                     help="clients think 1-3 s before each answer, as people do")  # fmt: skip
+    bso.add_argument("--seconds", type=float, default=30.0,
+                     help="how long each paced run measures (default 30)")  # fmt: skip
+    bso.add_argument("--tables", metavar="N,N,...",
+                     help="the table counts to try, in order (default: a built-in ladder)")
     bcl = sub.add_parser("bench-cluster", help="kill -9, SIGSTOP, Redis and PostgreSQL outages "
                          "on a real service of nodes, while simulated people play")  # fmt: skip
     bcl.add_argument("--kills", type=int, default=None, help="nodes killed (default 20)")
@@ -417,10 +434,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .web.scaleout import bench_scaleout
             from .web.services import Missing
 
-            if not (1 <= ns.repeat <= 20 and 1 <= ns.p99 <= 10_000):
-                raise ValueError("--repeat is 1 to 20, --p99 1 to 10000 ms")
+            if not (1 <= ns.repeat <= 20 and 1 <= ns.p99 <= 10_000 and 1 <= ns.seconds <= 3600):
+                raise ValueError("--repeat is 1 to 20, --p99 1 to 10000 ms, --seconds 1 to 3600")
+            steps = None
+            if ns.tables is not None:
+                steps = tuple(int(x) for x in ns.tables.split(",") if x.strip())
+                if not steps or not all(1 <= x <= 5000 for x in steps):
+                    raise ValueError("--tables is a list of counts from 1 to 5000, e.g. 200,400")
+            from .web.bench import Pacing
+
+            pacing = Pacing(ns.seconds) if ns.paced else None
             try:
-                print(bench_scaleout(ns.p99, ns.repeat))
+                print(bench_scaleout(ns.p99, ns.repeat, pacing=pacing, steps=steps))
             except Missing as e:
                 raise ValueError(f"bench-scaleout needs {e} installed") from None
         elif ns.command == "bench-cluster":
@@ -483,6 +508,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             opponents = [b.strip() for b in ns.opponents.split(",")]
             command(minutes=ns.minutes, games=ns.games, opponents=opponents, players=ns.players,
                     seed=ns.seed, out=ns.out, plot=ns.plot, init=ns.init)  # fmt: skip
+        elif ns.command == "rate-bots":
+            from .lab.ratebots import rate_bots
+
+            words = ["jamaica rate-bots", f"--games {ns.games}", f"--seed {ns.seed}",
+                     f"--editions {ns.editions}", f"--levels {ns.levels}"]  # fmt: skip
+            rate_bots(ns.games, ns.seed, [e.strip() for e in ns.editions.split(",")],
+                      [lv.strip() for lv in ns.levels.split(",")], ns.workers, ns.out,
+                      command=" ".join(words))  # fmt: skip
         elif ns.command == "simulate":
             from .lab.commands import simulate
 

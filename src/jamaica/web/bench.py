@@ -82,18 +82,22 @@ class Measured:
 
 
 class _Clock:
-    """The wall, server CPU and client CPU time since `start()`."""
+    """The wall, servers' CPU and client CPU time since `start()`."""
 
-    def __init__(self, pid: int) -> None:
-        self.pid = pid
+    def __init__(self, pids: list[int]) -> None:
+        self.pids = pids
         self.start()
+
+    def _servers(self) -> float | None:
+        times = [_cpu_seconds(pid) for pid in self.pids]
+        return None if None in times else sum(t for t in times if t is not None)
 
     def start(self) -> None:
         self.t, self.mine = time.perf_counter(), time.process_time()
-        self.cpu = _cpu_seconds(self.pid)
+        self.cpu = self._servers()
 
     def stop(self, decisions: int) -> Measured:
-        cpu = _cpu_seconds(self.pid)
+        cpu = self._servers()
         used = None if cpu is None or self.cpu is None else cpu - self.cpu
         return Measured(decisions, time.perf_counter() - self.t, used,
                         time.process_time() - self.mine)  # fmt: skip
@@ -260,22 +264,25 @@ def _spectators(port: int, table_id: str, n: int, ready: Any) -> None:
 
 
 async def _run(
-    port: int, pid: int, games: list[Game], seed: int, seats: int = 2,
-    pacing: Pacing | None = None,
+    placed: list[tuple[int, Game]], pids: list[int], seed: int, seats: int = 2,
+    pacing: Pacing | None = None, stats: dict[str, int] | None = None,
 ) -> Measured:  # fmt: skip
-    """Play every seat; measure from the first answer to the last game's end (paced: from
-    `pacing.warmup` seconds after every client has its first update, for `pacing.seconds`)."""
-    stats = {"decisions": 0, "told": 0}
+    """Play every seat of each game on the server of its port (the servers' processes: `pids`);
+    measure from the first answer to the last game's end (paced: from `pacing.warmup` seconds
+    after every client has its first update, for `pacing.seconds`). `stats` counts the answers
+    given, and those refused and given again."""
+    stats = {"decisions": 0, "told": 0} if stats is None else stats
+    games = [g for _, g in placed]
     rng = random.Random(seed)
-    clock = _Clock(pid)
+    clock = _Clock(pids)
     if pacing is None:
         tasks = [_seat(port, g, s, random.Random(rng.random()), stats)
-                 for g in games for s in range(seats)]  # fmt: skip
+                 for port, g in placed for s in range(seats)]  # fmt: skip
         await asyncio.gather(*tasks)
         return clock.stop(stats["decisions"])
     clients = [asyncio.ensure_future(_paced_seat(port, g, s, random.Random(rng.random()), stats,
                                                  pacing))
-               for g in games for s in range(seats)]  # fmt: skip
+               for port, g in placed for s in range(seats)]  # fmt: skip
     end = time.perf_counter() + 300
     while stats["told"] < len(clients) and time.perf_counter() < end:
         if any(c.done() for c in clients):
@@ -425,7 +432,8 @@ def _bench_once(
                 watchers.start()
                 if not ready.wait(120):
                     raise RuntimeError("the spectators could not all connect")
-            m = _loop_run(_run(port, proc.pid, plays, seed, 2 if bot is None else 1, pacing))
+            m = _loop_run(_run([(port, g) for g in plays], [proc.pid], seed,
+                               2 if bot is None else 1, pacing))  # fmt: skip
             bots = None if bot is None else _bots_wait(base)
             if watchers is not None:
                 watchers.join(60)
