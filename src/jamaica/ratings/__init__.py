@@ -15,7 +15,8 @@ choose; kept apart, each rating measures one game, at the cost of a second provi
 a player who takes up the other edition.
 """
 
+from .bots import bot_ratings
 from .model import Key, Rating, RatingError, rate, rate_game
 from .places import places_of
 
-__all__ = ["Key", "Rating", "RatingError", "places_of", "rate", "rate_game"]
+__all__ = ["Key", "Rating", "RatingError", "bot_ratings", "places_of", "rate", "rate_game"]

@@ -17,15 +17,16 @@ The shown number (`Rating.display`) is conservative: `mu − 3·sigma`, a skill 
   so 100 points here mean about what 100 points mean in chess, head to head.
 - `7 = 25 − 3·6`: an average player (`mu = 25`) shows 1500 at the moment their rating stops being
   provisional (`sigma ≤ 6`). A newcomer (`mu − 3·sigma = 0`) shows 1290 and climbs as the
-  uncertainty falls; the number is never higher than the evidence supports.
+  uncertainty falls.
 
 *Provisional* (`Rating.provisional`): fewer than `MIN_GAMES` rated games, or `sigma` above
-`PROVISIONAL_SIGMA`. Measured on simulated players of equal skill, sigma falls below 6 after
-about 12 heads-up games, 17 four-player games and 23 six-player games (Plackett–Luce learns less
-per game from a larger table in this library's update) — the 10–25 games after which lichess and
-Board Game Arena stop marking a rating as new. A threshold on sigma rather than on a count alone
-lets the games that tell more count more; the minimum of 10 games keeps a rating imported or
-reset with a small sigma provisional until it has been played.
+`PROVISIONAL_SIGMA`. Measured on simulated players of equal skill, sigma falls to 6 after 12
+heads-up games, 14 three-player, 18 four-player and 26 six-player games (the median; this
+library's update learns less per game from a larger table): long enough that the first lucky or
+unlucky games no longer decide the number, short enough to end within a few evenings. A
+threshold on sigma rather than on a count alone lets the games that tell more count more; the
+minimum of 10 games keeps a rating stored with a small sigma (reset, imported) provisional until
+it has been played.
 """
 
 from __future__ import annotations
