@@ -268,6 +268,8 @@ def build_parser() -> argparse.ArgumentParser:
                           "as 10 (default 40)")  # fmt: skip
     lim.add_argument("--http-burst", type=int, metavar="N",
                      help="HTTP requests per address at once (default 400)")  # fmt: skip
+    lim.add_argument("--ladder-games", type=int, metavar="N",
+                     help="rated games a player needs to be on the ladder (default 10)")
     lim.add_argument(
         "--trust-proxy",
         action="append",
@@ -476,6 +478,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 tables_per_address=ns.tables_per_address,
                 http_per_second=ns.http_per_second,
                 http_burst=ns.http_burst,
+                ladder_games=ns.ladder_games,
                 trusted_proxies=ns.trust_proxy,
                 allowed_origins=ns.allow_origin,
             )

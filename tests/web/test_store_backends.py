@@ -152,12 +152,16 @@ def test_a_server_refuses_a_schema_it_does_not_know(url: str) -> None:
 
 
 def test_an_older_schema_is_upgraded_by_jamaica_db_upgrade(url: str) -> None:
-    """Migration 1 only, as a database made before migration 2: PostgreSQL (shared by nodes)
+    """Migration 1 only, as a database made before migrations 2 and 3: PostgreSQL (shared by nodes)
     refuses to start on it until `jamaica db upgrade`; a SQLite file is upgraded on opening."""
     store = open_store(url)
     store.create_table(_record())
     with store.write() as db:
-        db.run("DROP TABLE owners")
+        db.run("DROP TABLE results")  # migration 3
+        db.run("DROP TABLE ratings")
+        for column in ("rated", "rating_low", "rating_high"):
+            db.run(f"ALTER TABLE tables DROP COLUMN {column}")
+        db.run("DROP TABLE owners")  # migration 2
         db.run("DROP TABLE nodes")
         db.run("DROP INDEX tables_unfinished")
         db.run("ALTER TABLE tables DROP COLUMN deadline")
@@ -166,7 +170,7 @@ def test_an_older_schema_is_upgraded_by_jamaica_db_upgrade(url: str) -> None:
     if url.startswith("postgresql"):
         with pytest.raises(StoreError, match="run `jamaica db upgrade --db URL` first"):
             open_store(url)
-        assert "at schema version 2" in dbcommands.upgrade(url)
+        assert f"at schema version {LATEST}" in dbcommands.upgrade(url)
     store = open_store(url)
     assert store.schema_version() == LATEST and store.table("t1") == _record(
         "t1", store.table("t1").created  # type: ignore[union-attr]

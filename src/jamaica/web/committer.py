@@ -13,6 +13,7 @@ import weakref
 from dataclasses import dataclass, field
 
 from .health import monitor_of
+from .results import Outcome
 from .store import KEEP, ActionRow, Keep, Store, StoreUnavailable
 
 
@@ -23,6 +24,7 @@ class _Pending:
     finish: bool
     done: asyncio.Future[None] = field(repr=False)
     deadline: float | Keep | None = KEEP
+    outcome: Outcome | None = None  # the results of a table that finishes
 
 
 class Committer:
@@ -33,12 +35,12 @@ class Committer:
 
     async def commit(
         self, table_id: str, rows: list[ActionRow], finish: bool,
-        deadline: float | Keep | None = KEEP,
+        deadline: float | Keep | None = KEEP, outcome: Outcome | None = None,
     ) -> None:  # fmt: skip
         """Store the rows (and mark the table finished, and the next question's deadline);
         raises what the store raised."""
         loop = asyncio.get_running_loop()
-        item = _Pending(table_id, rows, finish, loop.create_future(), deadline)
+        item = _Pending(table_id, rows, finish, loop.create_future(), deadline, outcome)
         self.pending.append(item)
         if self.writer is None or self.writer.done():
             self.writer = loop.create_task(self._write())
@@ -49,8 +51,9 @@ class Committer:
             batch, self.pending = self.pending, []
             items = [(p.table_id, p.rows, p.finish) for p in batch]
             deadlines = {p.table_id: p.deadline for p in batch if not isinstance(p.deadline, Keep)}
+            outcomes = {p.table_id: p.outcome for p in batch if p.outcome is not None}
             try:
-                await asyncio.to_thread(self.store.append_batch, items, deadlines)
+                await asyncio.to_thread(self.store.append_batch, items, deadlines, outcomes)
             except StoreUnavailable as e:  # the database is away: each table would fail alike
                 for p in batch:
                     if not p.done.done():
@@ -68,7 +71,8 @@ class Committer:
         for p in batch:
             try:
                 await asyncio.to_thread(self.store.append_many, p.table_id, p.rows,
-                                        finish=p.finish, deadline=p.deadline)  # fmt: skip
+                                        finish=p.finish, deadline=p.deadline,
+                                        outcome=p.outcome)  # fmt: skip
             except Exception as e:
                 monitor_of(self.store).storage_failures.inc()
                 if not p.done.done():

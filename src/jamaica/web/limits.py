@@ -33,10 +33,12 @@ class Limits:
     max_body: int = MAX_BODY
     trusted_proxies: tuple[str, ...] = ()  # addresses (or networks) whose X-Forwarded-For counts
     allowed_origins: tuple[str, ...] = ()  # web origins besides the server's own, or "*"
+    ladder_games: int = 10  # rated games a player needs to be listed on the ladder
 
     def __post_init__(self) -> None:
         for name in ("connections_per_address", "message_burst", "tables_per_minute",
-                     "max_tables", "max_body", "tables_per_address", "http_burst"):  # fmt: skip
+                     "max_tables", "max_body", "tables_per_address", "http_burst",
+                     "ladder_games"):  # fmt: skip
             if getattr(self, name) < 1:
                 raise ValueError(f"{name.replace('_', '-')} must be at least 1")
         for name in ("messages_per_second", "http_per_second"):

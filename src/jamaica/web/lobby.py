@@ -13,14 +13,15 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from ..bots import parse_spec
-from ..rules import CHANCE, Config
-from . import seating
+from ..rules import CHANCE, EDITIONS, Config
+from . import rated, seating, standings
 from .chat import as_message
 from .limits import Limits, PerMinute, client_address
 from .players import Player, Players
 from .protocol import ProtocolError
 from .registry import PRIVATE, Tables
 from .security import TooLarge, read_body
+from .standings import Shown
 from .store import StoreError
 from .tables import LiveTable
 
@@ -207,7 +208,10 @@ class Lobby:
             "wins": wins,
             "mean_score": round(total / games, 1) if games else None,
         }
-        return JSONResponse({"id": player.id, "name": player.name, "tables": mine, "stats": stats})
+        found = await asyncio.to_thread(standings.editions, self.tables.store, player.id)
+        ratings = {e: Shown.of(r).to_dict() for e, r in found.items()}  # "play now", ranges
+        return JSONResponse({"id": player.id, "name": player.name, "tables": mine, "stats": stats,
+                             "ratings": ratings})  # fmt: skip
 
     async def rename(self, request: Request, player: Player) -> Response:
         d = await self.body(request)
@@ -223,8 +227,46 @@ class Lobby:
         seat = d.get("seat")
         if not isinstance(seat, int) or isinstance(seat, bool):
             raise ValueError("seat must be a seat number")
+        if table.record.rated:
+            edition = table.record.config["edition"]
+            why = rated.refusal(table, (await rated.shown(table.store, [player.id],
+                                                         edition))[player.id])  # fmt: skip
+            if why is not None:
+                return fail(why, 403)
         await table.sit(player, seat)
+        await rated.refresh(table)
         return JSONResponse({"seat": seat})
+
+    async def play_now(self, request: Request, player: Player) -> Response:
+        """Sit the player at the open rated table of their level (the seated players' mean rating
+        closest to theirs), or make one with open seats for others to join."""
+        d = await self.body(request)
+        edition = d.get("edition", "2021")
+        if edition not in EDITIONS:
+            raise ValueError(f"edition is one of {', '.join(EDITIONS)}")
+        players = d.get("players")
+        if players is not None and (not isinstance(players, int) or isinstance(players, bool)
+                                    or not 2 <= players <= 6):  # fmt: skip
+            raise ValueError("players is 2 to 6 (or null: any)")
+        mine = (await rated.shown(self.tables.store, [player.id], edition))[player.id]
+        for _ in range(3):  # a seat taken meanwhile: the next closest
+            found = rated.closest(list(self.tables.live.values()), player, mine, edition, players)
+            if found is None:
+                break
+            table, seat = found
+            try:
+                await table.sit(player, seat)
+            except ProtocolError:
+                continue
+            await rated.refresh(table)
+            return JSONResponse({"id": table.id, "seat": seat, "created": False})
+        config = Config(players=players or 2, edition=edition)
+        specs = [{"kind": "me"}] + [{"kind": "open"}] * (config.players - 1)
+        table, _ = await asyncio.to_thread(LiveTable.create, self.tables.store, config, specs,
+                                           rated.PLAY_NOW_SECONDS, player, True)  # fmt: skip
+        self.tables.live[table.id] = table
+        await rated.refresh(table)
+        return JSONResponse({"id": table.id, "seat": 0, "created": True}, status_code=201)
 
     async def start(self, request: Request, player: Player) -> Response:
         table = await self.table(request)
@@ -235,6 +277,9 @@ class Lobby:
         if not isinstance(bot, str):
             raise ValueError("bot must be a bot's name")
         parse_spec(bot)
+        if table.record.rated:
+            return fail("a rated table starts when players have taken every seat: bots do not "
+                        "play rated games", 409)  # fmt: skip
         await table.start_now(player, bot)
         return JSONResponse({"status": table.status()})
 
@@ -294,9 +339,14 @@ class Lobby:
             else:  # an invite nobody bound to a player: open to anyone
                 specs.append({"kind": "open"})
         config = Config.from_dict(old.record.config)
+        r = old.record
+        span = None if r.rating_low is None or r.rating_high is None else (r.rating_low,
+                                                                           r.rating_high)
         table, _ = await asyncio.to_thread(LiveTable.create, self.tables.store, config, specs,
-                                           old.record.seconds_per_decision, player)  # fmt: skip
+                                           r.seconds_per_decision, player, r.rated,
+                                           span)  # fmt: skip
         self.tables.live[table.id] = table
+        await rated.refresh(table)
         return table
 
     async def chat(self, request: Request) -> Response:
@@ -315,6 +365,7 @@ class Lobby:
             Route("/api/me", h(self.me), methods=["GET"]),
             Route("/api/me", h(self.rename), methods=["POST"]),
             Route("/api/tables/{table_id}/sit", h(self.sit), methods=["POST"]),
+            Route("/api/play-now", h(self.play_now), methods=["POST"]),
             Route("/api/tables/{table_id}/start", h(self.start), methods=["POST"]),
             Route("/api/tables/{table_id}/claim", h(self.claim), methods=["POST"]),
             Route("/api/tables/{table_id}/decline", h(self.decline), methods=["POST"]),

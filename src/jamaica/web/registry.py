@@ -11,7 +11,8 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
-from . import seating
+from . import rated, seating
+from .outbox import spawn
 from .store import Store, StoreError
 from .tables import LiveTable
 
@@ -96,12 +97,14 @@ class Tables:
             self.archived_summaries.pop(table_id, None)
             self.archived_seats.pop(table_id, None)
             table.kick()
+            _show_ratings(table)
         return self.live.get(table_id)
 
     def adopt(self, table: LiveTable) -> None:
         """A table this node has just taken over (several nodes): it plays on here."""
         self.live[table.id] = table
         table.kick()
+        _show_ratings(table)
 
     def archive_idle(self, now: float | None = None) -> list[str]:
         """Unload unfinished tables that are untimed or still waiting for players, that nobody has
@@ -182,3 +185,10 @@ class Tables:
     def start(self) -> None:
         for table in self.live.values():
             table.kick()
+            _show_ratings(table)
+
+
+def _show_ratings(table: LiveTable) -> None:
+    """A rated table rebuilt here: read its players' ratings for the lobby, in the background."""
+    if table.record.rated:
+        spawn(rated.refresh(table))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import html
 import json
 import logging
@@ -23,13 +24,14 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..rules import Config
-from . import logs
+from . import logs, rated
 from .health import Monitor, install
 from .layout import board_layout
 from .limits import Connections, Flood, Limits, PerMinute, client_address
 from .lobby import KEY_HEADER, Lobby, moved
 from .outbox import Outbox, spawn
-from .players import Players
+from .players import Player, Players
+from .profiles import Profiles
 from .protocol import MAX_MESSAGE, Act, Back, Chat, Hello, Ping, ProtocolError, error, parse
 from .registry import Tables
 from .replays import Busy, Replays
@@ -75,9 +77,11 @@ def create_app(
     limits: Limits | None = None,
     cluster: Cluster | None = None,
     shared: Shared | None = None,
+    quiet_gc: bool = False,
 ) -> Starlette:
     """The server; with `cluster`, one node of several sharing a PostgreSQL database, and with
-    `shared`, their lobby and limits shared through Redis."""
+    `shared`, their lobby and limits shared through Redis; `quiet_gc` tunes the garbage
+    collector of the process once the server has started (for `serve`'s own process)."""
     tables = Tables(store)
     if cluster is not None:
         tables.locator = lambda table_id: cluster.locate(tables, table_id)
@@ -87,6 +91,7 @@ def create_app(
     players = Players(store)
     lobby = Lobby(tables, players, limits, shared)
     replays = Replays()
+    profiles = Profiles(store, STATIC, limits.ladder_games)
     joining = asyncio.Semaphore(1)
     accepting = asyncio.Semaphore(1)
     monitor = install(store, Monitor())  # /health, /ready, /metrics: this app's own registry
@@ -108,6 +113,8 @@ def create_app(
                                          else monitor.recover("redis"))  # fmt: skip
             sharing = loop.create_task(shared.run(tables.shared_lines))
         monitor.restored()  # ready (/ready) once the tables are restored
+        if quiet_gc:  # the server's own process (`serve`), not a test's
+            _quiet_collector()
         sweeper = loop.create_task(tables.sweep())
         yield
         sweeper.cancel()
@@ -207,8 +214,9 @@ def create_app(
             ):
                 raise ValueError("seconds_per_decision must be a number or null")
             creator = await players.by_key(request.headers.get(KEY_HEADER))
+            is_rated, span = await _rated_settings(store, d, config, specs, limit, creator)
             table, tokens = await asyncio.to_thread(
-                LiveTable.create, store, config, specs, limit, creator
+                LiveTable.create, store, config, specs, limit, creator, is_rated, span
             )
         except StoreError as e:
             return JSONResponse({"error": f"the server could not store the table: {e}"},
@@ -220,6 +228,7 @@ def create_app(
         created.add(address)
         tables.live[table.id] = table
         tables.by_address[table.id] = address
+        await rated.refresh(table)
         table.kick()
         base = str(request.base_url).rstrip("/")
         links = [  # the token in the fragment: never sent to a server, never in a Referer
@@ -400,6 +409,7 @@ def create_app(
         Route("/api/tables", create_table, methods=["POST"]),
         Route("/api/tables/{table_id}/replay", replay_step),
         *lobby.routes(),
+        *profiles.routes(),
         Route("/api/board", board),
         Route("/api/status", status),
         *monitor.routes(store),
@@ -412,6 +422,42 @@ def create_app(
     app.add_middleware(HttpBudget, per_second=limits.http_per_second, burst=limits.http_burst)
     app.add_middleware(SecurityHeaders)
     return app
+
+
+GC_OLDEST = 100  # collections of the middle generation between two full ones (Python: 10)
+
+
+def _quiet_collector() -> None:
+    """Fewer, shorter pauses of the garbage collector: what the server holds once started (the
+    code, the restored tables) is frozen out of every collection, and full collections, whose
+    pause grows with every live connection and table, come ten times less often. Measured with
+    `jamaica bench-server --paced` (docs/run-a-server.md)."""
+    gc.collect()
+    gc.freeze()
+    young, middle, _ = gc.get_threshold()
+    gc.set_threshold(young, middle, GC_OLDEST)
+
+
+async def _rated_settings(
+    store: Store, d: dict[str, Any], config: Config, specs: list[Any], limit: float | None,
+    creator: Player | None,
+) -> tuple[bool, tuple[int, int] | None]:  # fmt: skip
+    """A new table's `rated` and `within` (ValueError if they cannot be): whether it is rated,
+    and the range of shown ratings it admits (the creator's ± within)."""
+    is_rated = d.get("rated", False)
+    if not isinstance(is_rated, bool):
+        raise ValueError("rated is true or false")
+    within = rated.check_within(d.get("within"))
+    if not is_rated:
+        if within is not None:
+            raise ValueError("only a rated table keeps its seats for players of a level")
+        return False, None
+    rated.check_rated(specs, limit, creator)
+    assert creator is not None
+    if within is None:
+        return True, None
+    mine = (await rated.shown(store, [creator.id], config.edition))[creator.id]
+    return True, (mine.display - within, mine.display + within)
 
 
 def _drain_on_sigterm(loop: asyncio.AbstractEventLoop, cluster: Cluster, tables: Tables) -> None:
@@ -480,7 +526,7 @@ def serve(
     trusted = ",".join(limits.trusted_proxies)
     # No per-message compression: updates are a few kilobytes, and compressing each one once
     # per connection would cost the server's CPU for every spectator (one encoding is shared).
-    uvicorn.run(create_app(store, limits, cluster, shared), host=host, port=port,
+    uvicorn.run(create_app(store, limits, cluster, shared, quiet_gc=True), host=host, port=port,
                 ws_max_size=MAX_MESSAGE * 4, ws_per_message_deflate=False, log_level="warning",
                 proxy_headers=bool(trusted),
                 forwarded_allow_ips=trusted or None)  # fmt: skip

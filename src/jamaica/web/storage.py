@@ -43,11 +43,14 @@ def open_store(url: str, *, upgrade: bool | None = None) -> SQLStore:
 # owners and nodes of a running service are not history: they are not copied).
 HISTORY = (
     ("tables", "id, config, seats, seed, seconds_per_decision, created, finished, started, "
-               "creator, rematch, deadline"),
+               "creator, rematch, deadline, rated, rating_low, rating_high"),
     ("players", "id, name, key_hash, created"),
     ("actions", "table_id, seq, action, by, at"),
     ("early_choices", "table_id, round, seat, action"),
     ("chat", "table_id, seq, at, seat, name, text"),
+    ("ratings", "player_id, edition, mu, sigma, games"),
+    ("results", "table_id, seat, player_id, bot, name, edition, players, place, score, "
+                "abandoned, rated, mu_before, sigma_before, mu_after, sigma_after, at"),
 )  # fmt: skip
 COPY_BATCH = 2000  # rows a statement
 

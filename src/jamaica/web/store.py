@@ -18,9 +18,14 @@ import time
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
+from . import results
 from .schema import LATEST, VERSION_TABLE, migrations
+from .sqltx import Tx
+
+if TYPE_CHECKING:
+    from .results import Outcome
 
 BY_KINDS = ("player", "bot", "chance", "timeout")
 
@@ -58,6 +63,9 @@ class TableRecord:
     creator: str | None = None  # the player who made it (may start it early)
     rematch: str | None = None  # the rematch table, once someone asked for one
     deadline: float | None = None  # when the pending question's time runs out (epoch seconds)
+    rated: bool = False  # its result moves its players' ratings (issue 25)
+    rating_low: int | None = None  # only players whose shown rating is in this range may sit
+    rating_high: int | None = None
 
 
 @dataclass
@@ -93,11 +101,12 @@ class Store(Protocol):
     def append(self, table_id: str, row: ActionRow) -> None: ...
     def append_many(
         self, table_id: str, rows: list[ActionRow], *, finish: bool = False,
-        deadline: float | Keep | None = KEEP,
+        deadline: float | Keep | None = KEEP, outcome: Outcome | None = None,
     ) -> None: ...  # fmt: skip
     def append_batch(
         self, batch: list[tuple[str, list[ActionRow], bool]],
         deadlines: dict[str, float | None] | None = None,
+        outcomes: dict[str, Outcome] | None = None,
     ) -> None: ...  # fmt: skip
     def save_early(self, table_id: str, round_: int, seat: int, action: int) -> None: ...
     def early_choices(self, table_id: str, round_: int) -> dict[int, int]: ...
@@ -108,6 +117,7 @@ class Store(Protocol):
     def rename_player(self, player_id: str, name: str) -> None: ...
     def add_chat(self, table_id: str, row: ChatRow, keep: int | None = None) -> None: ...
     def chat(self, table_id: str, limit: int) -> list[ChatRow]: ...
+    def read(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]: ...
     def close(self) -> None: ...
 
 
@@ -115,7 +125,7 @@ class Store(Protocol):
 # (PostgreSQL's store turns them into `%s`).
 _TABLE_COLUMNS = (
     "id, config, seats, seed, seconds_per_decision, created, finished, started, creator, rematch,"
-    " deadline"
+    " deadline, rated, rating_low, rating_high"
 )
 _INSERT_ACTION = "INSERT INTO actions (table_id, seq, action, by, at) VALUES (?, ?, ?, ?, ?)"
 _FINISH = "UPDATE tables SET finished = 1 WHERE id = ?"
@@ -135,13 +145,6 @@ def safe_url(url: str) -> str:
     return f"{scheme}//{user.split(':', 1)[0]}:***@{tail}"
 
 
-class Tx(Protocol):
-    """One transaction of a back-end: queries with `?` marks; `run` returns the rows, if any."""
-
-    def run(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]: ...
-    def run_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None: ...
-
-
 class SQLStore:
     """The store's operations in SQL; a back-end supplies `_write` (one transaction, committed
     whole or rolled back whole, every failure a StoreError) and `_read` (one query)."""
@@ -159,6 +162,7 @@ class SQLStore:
         raise NotImplementedError
 
     _TABLE_EXISTS = ""  # a back-end's query: one row if the table named `?` exists
+    _FOR_UPDATE = ""  # a back-end's clause locking the rows a query reads (SQLite: one writer)
 
     def _has_table(self, name: str) -> bool:
         return bool(self._read(self._TABLE_EXISTS, (name,)))
@@ -225,10 +229,12 @@ class SQLStore:
     def create_table(self, table: TableRecord) -> None:
         with self._write() as db:
             db.run(
-                f"INSERT INTO tables ({_TABLE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO tables ({_TABLE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                "?, ?, ?)",
                 (table.id, json.dumps(table.config), json.dumps(table.seats), table.seed,
                  table.seconds_per_decision, table.created, int(table.finished),
-                 int(table.started), table.creator, table.rematch, table.deadline),
+                 int(table.started), table.creator, table.rematch, table.deadline,
+                 int(table.rated), table.rating_low, table.rating_high),
             )  # fmt: skip
             self._created(db, table.id)
 
@@ -277,21 +283,25 @@ class SQLStore:
 
     def append_many(
         self, table_id: str, rows: list[ActionRow], *, finish: bool = False,
-        deadline: float | Keep | None = KEEP,
+        deadline: float | Keep | None = KEEP, outcome: Outcome | None = None,
     ) -> None:  # fmt: skip
         """Several decisions in one transaction (one sync to disk); with `finish`, the table is
-        marked finished in the same transaction; `deadline`: the next question's."""
+        marked finished in the same transaction (and its `outcome` stored: results, ratings);
+        `deadline`: the next question's."""
         deadlines = {} if isinstance(deadline, Keep) else {table_id: deadline}
-        self.append_batch([(table_id, rows, finish)], deadlines)
+        self.append_batch([(table_id, rows, finish)], deadlines,
+                          None if outcome is None else {table_id: outcome})  # fmt: skip
 
     def append_batch(
         self, batch: list[tuple[str, list[ActionRow], bool]],
         deadlines: dict[str, float | None] | None = None,
+        outcomes: dict[str, Outcome] | None = None,
     ) -> None:  # fmt: skip
         """Several tables' decisions (table id, rows, finished) in one transaction: one sync to
         disk for all of them (group commit). All or nothing. `deadlines`: when the question
         that follows runs out of time, per table (None: not timed), stored with the rows so that
-        another node that takes the table over keeps the clock."""
+        another node that takes the table over keeps the clock. `outcomes`: the results of the
+        tables that finish (`results.record`: places, scores, and ratings moved, once)."""
         now = self._now()
         # Rows are locked in the tables' order, as every transaction of several tables does: two
         # of them never each hold a row the other waits for (a deadlock, in PostgreSQL).
@@ -303,6 +313,8 @@ class SQLStore:
                     db.run(_FINISH, (table_id,))
             for table_id, deadline in sorted((deadlines or {}).items()):
                 db.run("UPDATE tables SET deadline = ? WHERE id = ?", (deadline, table_id))
+            for table_id, outcome in sorted((outcomes or {}).items()):
+                results.record(db, table_id, outcome, now, self._FOR_UPDATE)
 
     def _check_owner(self, db: Tx, table_id: str) -> None:
         """Fencing, for back-ends shared by several nodes: raise unless this node still owns the
@@ -330,6 +342,10 @@ class SQLStore:
     def rows(self, sql: str) -> list[tuple[Any, ...]]:
         """A whole query's rows (`jamaica db copy`; the SQL is the program's, never a client's)."""
         return self._read(sql)
+
+    def read(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """A query's rows (`standings`: the SQL is the program's; clients give only values)."""
+        return self._read(sql, params)
 
     def count(self, table: str) -> int:
         return int(self._read(f"SELECT count(*) FROM {table}")[0][0])
@@ -394,7 +410,7 @@ class SQLStore:
 def _record(row: tuple[Any, ...]) -> TableRecord:
     """A table's row as a record; a ValueError naming the table if the row makes no sense."""
     table_id, config_text, seats_text, seed, limit, created, finished, started = row[:8]
-    creator, rematch, deadline = row[8:11]
+    creator, rematch, deadline, rated, low, high = row[8:14]
 
     def bad(what: str) -> ValueError:
         return ValueError(f"table {table_id}: bad stored {what}")
@@ -431,6 +447,9 @@ def _record(row: tuple[Any, ...]) -> TableRecord:
         not isinstance(deadline, int | float) or not math.isfinite(deadline)
     ):
         raise bad(f"deadline {deadline!r}")
+    if type(rated) is not int or not all(x is None or type(x) is int for x in (low, high)):
+        raise bad("rating range")
     return TableRecord(str(table_id), config, seats, seed, limit, float(created), bool(finished),
                        bool(started), creator, rematch,
-                       None if deadline is None else float(deadline))  # fmt: skip
+                       None if deadline is None else float(deadline), bool(rated), low,
+                       high)  # fmt: skip

@@ -17,7 +17,8 @@ from typing import Any
 import psycopg
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from .store import NotOwner, SQLStore, StoreError, StoreUnavailable, Tx, one_line, safe_url
+from .sqltx import Tx
+from .store import NotOwner, SQLStore, StoreError, StoreUnavailable, one_line, safe_url
 
 CONNECT_SECONDS = 3.0  # to connect, or to wait for a free connection of the pool
 # The pool reconnects with a doubling delay (1, 2, 4… s); after this long it gives that attempt
@@ -54,6 +55,7 @@ class PostgresStore(SQLStore):
         "SELECT 1 FROM information_schema.tables WHERE table_name = ? "
         "AND table_schema = current_schema()"
     )
+    _FOR_UPDATE = " FOR UPDATE"
 
     def __init__(self, url: str, *, upgrade: bool = False, max_size: int = 8) -> None:
         self.url = url

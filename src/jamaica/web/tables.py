@@ -26,7 +26,7 @@ from ..rules.ops import T_CHOOSE
 from ..rules.view import can_see
 from ..rules.view import cards as cards_of
 from ..session import GameSession, Seat, clean_name
-from . import seating
+from . import rated, seating
 from .chat import KEPT, SPECTATORS_BURST, ChatLimit, chat_text
 from .committer import committer
 from .health import monitor_of
@@ -34,7 +34,9 @@ from .outbox import Outbox, encode, spawn
 from .pacing import Pace
 from .players import Player
 from .protocol import VERSION, Act, Hello, ProtocolError
+from .results import outcome_of
 from .social import SEATS_EVERY, TIMEOUT_BOT, Client, Social
+from .standings import Shown
 from .store import ActionRow, ChatRow, Store, TableRecord
 from .thinking import Scheduler, bot_answer
 
@@ -105,6 +107,7 @@ class LiveTable(Social):
         self._auto: asyncio.Task[None] | None = None
         self._timer: asyncio.TimerHandle | None = None
         self.on_change: Callable[[], None] | None = None
+        self.shown: dict[str, Shown] = {}  # rated tables: the players' ratings, for the lobby
         self.storage_error: str | None = None  # set while decisions cannot be stored
         self.early: dict[int, Action] = {}  # seat -> card chosen before the engine asked
         self.early_round = -1
@@ -145,6 +148,8 @@ class LiveTable(Social):
         seats: Sequence[tuple[str, str | None] | dict[str, Any]],
         seconds_per_decision: float | None = None,
         creator: Player | None = None,
+        rated: bool = False,
+        rating_range: tuple[int, int] | None = None,
     ) -> tuple[LiveTable, list[str | None]]:
         """A new table; returns it and each invite seat's secret token (None for the others).
         A seat is `(name, bot)` (bot None: an invite) or `{"kind", "name", "bot", "player"}`
@@ -168,8 +173,10 @@ class LiveTable(Social):
         limit = seconds_per_decision
         waiting = any(seating.kind(r) in seating.WAITING for r in rows)
         by = creator.id if creator else None
+        low, high = rating_range if rating_range is not None else (None, None)
         record = TableRecord(table_id, config.to_dict(), rows, seed, limit, time.time(),
-                             started=not waiting, creator=by)  # fmt: skip
+                             started=not waiting, creator=by, rated=rated, rating_low=low,
+                             rating_high=high)  # fmt: skip
         store.create_table(record)
         return LiveTable(record, store), tokens
 
@@ -423,13 +430,17 @@ class LiveTable(Social):
             s.apply(early)
             taken.append(who)
         deadline = self._deadline_after(s)
+        over = s.is_terminal()  # then its results (and ratings) go in the same transaction
+        outcome = outcome_of(s, self.record.seats, self.record.rated) if over else None
         try:  # group commit, in a thread: the disk's sync never stops the other tables
             with monitor_of(self.store).commit_seconds.time():
-                await committer(self.store).commit(self.id, rows, s.is_terminal(), deadline)
+                await committer(self.store).commit(self.id, rows, over, deadline, outcome)
         except Exception as e:
             self._storage_failed(e)
             raise StorageFailed(str(e)) from None
         monitor_of(self.store).stored(rows)
+        if over and self.record.rated:  # the lobby shows the ratings this game moved
+            spawn(rated.refresh(self))
         if self.storage_error is not None:
             log.warning("table %s: storage works again", self.id)
             self.storage_error = None
@@ -812,6 +823,7 @@ class LiveTable(Social):
             "result": self.result(),
             "storage_error": self.storage_error is not None,
             "available": True,
+            **rated.summary(self),
         }
 
     def close(self) -> None:

@@ -3,6 +3,7 @@
 // every other text from the server go through textContent.
 import { el } from "/static/common.js";
 import { adoptKey, adoptKeyFromFragment, api, createPlayer, deviceLink, forgetPlayer, loadPlayer, savePlayer } from "/static/player.js";
+import { EDITION_NAMES, botRatings, profileLink, ratingBadge, ratingText } from "/static/ratings.js";
 
 const $ = (id) => document.getElementById(id);
 const PIRATES = ["Anne Bonny", "Mary Read", "John Rackham", "Olivier Levasseur", "Samuel Bellamy", "Edward Drummond"];
@@ -74,8 +75,24 @@ function card(t, cls = "") {
   const box = el("article", { class: `tcard ${cls}`, "data-table": t.id });
   const head = el("div", { class: "tcard-head" });
   head.appendChild(el("b", {}, headline(t)));
+  if (t.rated) {
+    const range = t.range ? ` ${t.range[0]}–${t.range[1]}` : "";
+    head.appendChild(el("span", { class: "tag-rated", title: t.range ? `for players rated ${t.range[0]} to ${t.range[1]}` : "the result moves the players' ratings" }, `rated${range}`));
+  }
   box.appendChild(head);
   return box;
+}
+
+/** A rated table's seat: its player's rating, linking to their profile. */
+function seatRating(t, i) {
+  const r = t.rated && t.ratings ? t.ratings[i] : null;
+  if (!r) return null;
+  const span = el("span", { class: "seat-rating" });
+  span.appendChild(document.createTextNode(" "));
+  span.appendChild(ratingBadge(r));
+  span.appendChild(document.createTextNode(" "));
+  span.appendChild(profileLink(r.id, "profile"));
+  return span;
 }
 
 function unavailable(t) {
@@ -122,7 +139,7 @@ function myTableCard(t) {
   } else if (status === "waiting") {
     state.textContent = `Waiting for ${plural(t.open_seats || 0, "player")}`;
     actions.appendChild(seatLink);
-    if (t.creator !== false) actions.appendChild(button("Start now with bots", `start-${t.id}`, () => start(t.id)));
+    if (t.creator !== false && !t.rated) actions.appendChild(button("Start now with bots", `start-${t.id}`, () => start(t.id)));
   } else if (status === "playing") {
     if (t.your_turn) {
       state.textContent = "Your turn";
@@ -139,7 +156,7 @@ function myTableCard(t) {
   head.appendChild(state);
   const seats = el("ul", { class: "tseats" });
   (t.seats || []).forEach((s, i) => {
-    const li = seatItem(s, i, null, status === "waiting" || status === "playing");
+    const li = seatItem(s, i, seatRating(t, i), status === "waiting" || status === "playing");
     if (i === t.seat) li.appendChild(el("span", { class: "you-tag" }, "you"));
     seats.appendChild(li);
   });
@@ -176,7 +193,7 @@ function openCard(t) {
   (t.seats || []).forEach((s, i) => {
     const take = s.kind === "open" ? button("Sit", `sit-${t.id}-${i}`, () => sit(t.id, i), "primary sit") : null;
     if (take) take.setAttribute("aria-label", `Sit at seat ${i + 1}`);
-    seats.appendChild(seatItem(s, i, take));
+    seats.appendChild(seatItem(s, i, take || seatRating(t, i)));
   });
   box.appendChild(seats);
   return box;
@@ -192,7 +209,7 @@ function playingCard(t) {
   const box = card(t, "playing");
   box.firstChild.appendChild(el("span", { class: "tstate" }, `${roundWords(t.round)}${t.watchers ? ` · ${t.watchers} watching` : ""}`));
   const seats = el("ul", { class: "tseats" });
-  (t.seats || []).forEach((s, i) => seats.appendChild(seatItem(s, i)));
+  (t.seats || []).forEach((s, i) => seats.appendChild(seatItem(s, i, seatRating(t, i))));
   box.appendChild(seats);
   const actions = el("div", { class: "tactions" });
   actions.appendChild(el("a", { href: `/table/${t.id}`, "data-focus": `watch-${t.id}` }, "Watch"));
@@ -231,6 +248,11 @@ function drawYou() {
   $("me").textContent = known ? `You are ${player.name}` : "";
   if (!known) return;
   $("device-link").value = deviceLink(player);
+  if (me) {
+    $("my-profile").href = `/player/${encodeURIComponent(me.id)}`;
+    const parts = Object.entries(me.ratings || {}).map(([e, r]) => `${EDITION_NAMES[e] || e} ${ratingText(r)}`);
+    $("my-ratings").textContent = parts.length ? `Rating: ${parts.join(" · ")}` : "";
+  }
   const s = me && me.stats;
   if (s) {
     const mean = typeof s.mean_score === "number" ? Math.round(s.mean_score * 10) / 10 : null;
@@ -399,6 +421,17 @@ function seatShape(row) {
   level.hidden = kind !== "bot";
 }
 
+/** A rated table: people only (your seat and open seats) and a clock. */
+function ratedShape() {
+  const on = $("rated").checked;
+  $("within-label").hidden = !on;
+  if (on && !$("limit").value) $("limit").value = 60;
+  for (const kind of document.querySelectorAll("#seats .kind")) {
+    for (const option of kind.options) option.disabled = on && (option.value === "bot" || option.value === "invite");
+    if (on && (kind.value === "bot" || kind.value === "invite")) { kind.value = "open"; seatShape(kind.closest(".seat")); }
+  }
+}
+
 function seatsBody() {
   const n = Number($("players").value);
   const seats = [];
@@ -415,7 +448,31 @@ function seatsBody() {
   return seats;
 }
 
-$("players").addEventListener("change", seatRows);
+$("players").addEventListener("change", () => { seatRows(); ratedShape(); });
+$("rated").addEventListener("change", ratedShape);
+
+$("play-now").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  $("play-now-error").textContent = "";
+  const players = $("pn-players").value ? Number($("pn-players").value) : null;
+  const r = await api("/api/play-now", { method: "POST", body: { edition: $("pn-edition").value, players } });
+  if (r.ok) { location.assign(`/table/${r.data.id}`); return; }
+  $("play-now-error").textContent = r.data.error;
+});
+
+/** The bot levels with their measured ratings, so that a player knows what they face. */
+async function labelLevels() {
+  const bots = await botRatings();
+  const edition = $("edition").value;
+  for (const select of document.querySelectorAll("#seats .level")) {
+    for (const option of select.options) {
+      const r = (bots[edition] || {})[option.value];
+      option.textContent = r ? `${option.value} (rated ${r.display})` : option.value;
+    }
+  }
+}
+$("edition").addEventListener("change", labelLevels);
+$("players").addEventListener("change", labelLevels);
 $("create").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   $("error").textContent = "";
@@ -423,6 +480,10 @@ $("create").addEventListener("submit", async (ev) => {
   const ghost = { auto: null, on: true, off: false }[$("ghost").value];
   const limit = $("limit").value ? Number($("limit").value) : null;
   const body = { players: n, edition: $("edition").value, ghost_ship: ghost, seconds_per_decision: limit, seats: seatsBody() };
+  if ($("rated").checked) {
+    body.rated = true;
+    if ($("within").value) body.within = Number($("within").value);
+  }
   $("create-button").disabled = true;
   const r = await api("/api/tables", { method: "POST", body });
   $("create-button").disabled = false;
@@ -453,6 +514,7 @@ async function boot() {
   if (carried && carried.error) $("join-error").textContent = `The link from your other device did not work: ${carried.error}.`;
   else if (carried) player = carried;
   seatRows();
+  labelLevels();
   drawYou();
   await refresh();
   setInterval(() => { if (!document.hidden) refresh(); }, REFRESH_MS);
