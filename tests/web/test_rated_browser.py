@@ -40,11 +40,24 @@ def test_players_see_their_ratings_profiles_and_the_ladder(server: Server, brows
     api = server.get(f"/api/players/{ann['id']}")
     shown = api["ratings"]["2021"]["display"]
 
+    # Ben opens a rated table for players near his level (Ann, the winner, is not), and a casual
+    # one with a hard bot: the lobby says whom each is for and how strong the bot is.
+    _, near = _rated(server, ben["key"], within=25)
+    casual = [{"kind": "me"}, {"kind": "open"}, {"kind": "bot", "bot": "hard", "name": "Hook"}]
+    assert server.post("/api/tables", {"players": 3, "seats": casual}, ben["key"])[0] == 201
+    ben_shown = server.get(f"/api/players/{ben['id']}")["ratings"]["2021"]["display"]
+
     ctx = browser.new_context(viewport={"width": 1280, "height": 800})
     page = ctx.new_page()
     page.goto(f"{server.url}/#key={ann['key']}")
     page.wait_for_selector("#my-ratings:has-text('Rating')")
     assert f"2021 edition {shown}?" in page.inner_text("#my-ratings")
+    page.wait_for_selector("#open-tables :text('hard bot, rated')")
+    card = page.locator(f"#open-tables [data-table='{near['id']}']")
+    assert f"For players rated {ben_shown - 25} to {ben_shown + 25}; yours is {shown}." in (
+        card.inner_text())
+    assert card.locator("button.sit").count() == 0  # no seat to take for her
+    assert "hard bot, rated 22" in page.inner_text("#open-tables")
     screenshot(page, "rated-lobby-1280x800")
     page.click("#my-profile")
     page.wait_for_selector("#ratings .rating")

@@ -17,6 +17,7 @@ let player = loadPlayer();
 let me = null; // GET /api/me: {id, name, tables, stats}
 let tables = []; // GET /api/tables
 let wantSeat = null; // {table, seat}: a Sit clicked before giving a name
+let bots = {}; // the bots' measured ratings: {edition: {level: rating}}
 
 // --- words ---------------------------------------------------------------------------------------
 const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -34,7 +35,7 @@ function ordinal(n) {
 }
 
 /** A seat in words, with a dot for a connected player. */
-function seatItem(s, i, extra = null, presence = true) {
+function seatItem(s, i, extra = null, presence = true, edition = null) {
   const li = el("li", { class: `tseat kind-${s.kind || "player"}` });
   if (s.kind === "open") {
     li.appendChild(el("span", { class: "muted" }, "open seat"));
@@ -43,7 +44,9 @@ function seatItem(s, i, extra = null, presence = true) {
     li.appendChild(el("span", { class: "muted" }, " (seat kept for the rematch)"));
   } else if (s.kind === "bot" || (s.bot && s.kind !== "player")) {
     li.appendChild(el("span", { class: "tname" }, s.name));
-    li.appendChild(el("span", { class: "muted" }, ` (${botName(s.bot)} bot)`));
+    const level = botName(s.bot);
+    const r = edition && (bots[edition] || {})[level];
+    li.appendChild(el("span", { class: "muted" }, ` (${level} bot${r ? `, rated ${r.display}` : ""})`));
   } else {
     const on = Boolean(s.connected);
     if (presence) li.appendChild(el("span", { class: `dot ${on ? "on" : "off"}`, title: on ? "connected" : "not connected", "aria-hidden": "true" }));
@@ -156,7 +159,7 @@ function myTableCard(t) {
   head.appendChild(state);
   const seats = el("ul", { class: "tseats" });
   (t.seats || []).forEach((s, i) => {
-    const li = seatItem(s, i, seatRating(t, i), status === "waiting" || status === "playing");
+    const li = seatItem(s, i, seatRating(t, i), status === "waiting" || status === "playing", t.edition);
     if (i === t.seat) li.appendChild(el("span", { class: "you-tag" }, "you"));
     seats.appendChild(li);
   });
@@ -190,10 +193,13 @@ function openCard(t) {
   const box = card(t, "open");
   box.firstChild.appendChild(el("span", { class: "tstate" }, `${plural(t.open_seats, "open seat")}`));
   const seats = el("ul", { class: "tseats" });
+  const mine = me && me.ratings ? me.ratings[t.edition] : null;
+  const outside = Boolean(t.range && mine && (mine.display < t.range[0] || mine.display > t.range[1]));
+  if (outside) box.appendChild(el("p", { class: "muted" }, `For players rated ${t.range[0]} to ${t.range[1]}; yours is ${mine.display}.`));
   (t.seats || []).forEach((s, i) => {
-    const take = s.kind === "open" ? button("Sit", `sit-${t.id}-${i}`, () => sit(t.id, i), "primary sit") : null;
+    const take = s.kind === "open" && !outside ? button("Sit", `sit-${t.id}-${i}`, () => sit(t.id, i), "primary sit") : null;
     if (take) take.setAttribute("aria-label", `Sit at seat ${i + 1}`);
-    seats.appendChild(seatItem(s, i, take || seatRating(t, i)));
+    seats.appendChild(seatItem(s, i, take || seatRating(t, i), true, t.edition));
   });
   box.appendChild(seats);
   return box;
@@ -209,7 +215,7 @@ function playingCard(t) {
   const box = card(t, "playing");
   box.firstChild.appendChild(el("span", { class: "tstate" }, `${roundWords(t.round)}${t.watchers ? ` · ${t.watchers} watching` : ""}`));
   const seats = el("ul", { class: "tseats" });
-  (t.seats || []).forEach((s, i) => seats.appendChild(seatItem(s, i, seatRating(t, i))));
+  (t.seats || []).forEach((s, i) => seats.appendChild(seatItem(s, i, seatRating(t, i), true, t.edition)));
   box.appendChild(seats);
   const actions = el("div", { class: "tactions" });
   actions.appendChild(el("a", { href: `/table/${t.id}`, "data-focus": `watch-${t.id}` }, "Watch"));
@@ -462,7 +468,7 @@ $("play-now").addEventListener("submit", async (ev) => {
 
 /** The bot levels with their measured ratings, so that a player knows what they face. */
 async function labelLevels() {
-  const bots = await botRatings();
+  bots = await botRatings();
   const edition = $("edition").value;
   for (const select of document.querySelectorAll("#seats .level")) {
     for (const option of select.options) {
@@ -514,7 +520,7 @@ async function boot() {
   if (carried && carried.error) $("join-error").textContent = `The link from your other device did not work: ${carried.error}.`;
   else if (carried) player = carried;
   seatRows();
-  labelLevels();
+  await labelLevels();
   drawYou();
   await refresh();
   setInterval(() => { if (!document.hidden) refresh(); }, REFRESH_MS);
