@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -29,9 +30,10 @@ async def test_concurrent_commits_share_transactions_and_all_are_stored(tmp_path
     real = store.append_batch
 
     def counting(batch: list[tuple[str, list[ActionRow], bool]],
-                 deadlines: dict[str, float | None] | None = None) -> None:  # fmt: skip
+                 deadlines: dict[str, float | None] | None = None,
+                 outcomes: dict[str, Any] | None = None) -> None:  # fmt: skip
         batches.append(len(batch))
-        real(batch, deadlines)
+        real(batch, deadlines, outcomes)
 
     store.append_batch = counting  # type: ignore[method-assign]
     c = Committer(store)

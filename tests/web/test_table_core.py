@@ -40,10 +40,11 @@ class FlakyStore(SQLiteStore):
     def append_batch(
         self, batch: list[tuple[str, list[ActionRow], bool]],
         deadlines: dict[str, float | None] | None = None,
+        outcomes: dict[str, Any] | None = None,
     ) -> None:  # fmt: skip
         if self.failing:  # append_many goes through here too
             raise StoreError("cannot write to the database: disk I/O error")
-        super().append_batch(batch, deadlines)
+        super().append_batch(batch, deadlines, outcomes)
 
 
 async def _until(pred: Any, seconds: float = 30) -> None:
