@@ -187,6 +187,10 @@ def build_parser() -> argparse.ArgumentParser:
     _config_args(sim)
     sim.add_argument("--bot", default="greedy", help="the bot in every seat (default greedy)")
     _lab_args(sim, games=1000)
+    i18n = sub.add_parser("i18n", help="the translations' catalogs (Babel): extract, compile")
+    i18n.add_argument("step", choices=("extract", "compile"),
+                      help="extract: every marked message into the template and each language's "
+                           ".po; compile: each .po into the .mo the program reads")  # fmt: skip
     rb = sub.add_parser("rate-bots", help="the bot levels on the players' rating scale (openskill)")
     rb.add_argument("--games", type=int, default=120, help="games per edition (default 120)")
     rb.add_argument("--seed", type=int, default=1)
@@ -511,6 +515,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             opponents = [b.strip() for b in ns.opponents.split(",")]
             command(minutes=ns.minutes, games=ns.games, opponents=opponents, players=ns.players,
                     seed=ns.seed, out=ns.out, plot=ns.plot, init=ns.init)  # fmt: skip
+        elif ns.command == "i18n":
+            from .i18n import tools
+
+            print(tools.extract() if ns.step == "extract" else tools.compile_all())
         elif ns.command == "rate-bots":
             from .lab.ratebots import rate_bots
 

@@ -24,7 +24,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..rules import Config
-from . import logs, rated
+from . import language, logs, rated
 from .health import Monitor, install
 from .layout import board_layout
 from .limits import Connections, Flood, Limits, PerMinute, client_address
@@ -410,6 +410,7 @@ def create_app(
         Route("/api/tables/{table_id}/replay", replay_step),
         *lobby.routes(),
         *profiles.routes(),
+        *language.routes(),
         Route("/api/board", board),
         Route("/api/status", status),
         *monitor.routes(store),

@@ -3,12 +3,13 @@
 // every other text from the server go through textContent.
 import { el } from "/static/common.js";
 import { adoptKey, adoptKeyFromFragment, api, createPlayer, deviceLink, forgetPlayer, loadPlayer, savePlayer } from "/static/player.js";
-import { EDITION_NAMES, botRatings, profileLink, ratingBadge, ratingText } from "/static/ratings.js";
+import { botRatings, editionName, levelName, profileLink, ratingBadge, ratingText } from "/static/ratings.js";
+import { fmt, loadWords, n, t as tr } from "/static/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const PIRATES = ["Anne Bonny", "Mary Read", "John Rackham", "Olivier Levasseur", "Samuel Bellamy", "Edward Drummond"];
-const KINDS = [["me", "Me"], ["open", "Open"], ["invite", "Invite (private link)"], ["bot", "Bot"]];
-const LEVELS = [["easy", "easy"], ["medium", "medium"], ["hard", "hard"], ["random", "random"], ["greedy", "greedy"]];
+const KINDS = () => [["me", tr("Me")], ["open", tr("Open")], ["invite", tr("Invite (private link)")], ["bot", tr("Bot")]];
+const LEVELS = ["easy", "medium", "hard", "random", "greedy"];
 // Until the server knows the named levels, they are played by the bots it has.
 const REFRESH_MS = 4000;
 const FINISHED_SHOWN = 12;
@@ -20,40 +21,45 @@ let wantSeat = null; // {table, seat}: a Sit clicked before giving a name
 let bots = {}; // the bots' measured ratings: {edition: {level: rating}}
 
 // --- words ---------------------------------------------------------------------------------------
-const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const botName = (spec) => String(spec || "").split(":")[0];
 
 function headline(t) {
-  const parts = [`${t.players} players`, t.edition === "classic" ? "classic edition" : `${t.edition} edition`];
-  if (t.ghost) parts.push("Ghost Ship");
-  parts.push(t.seconds_per_decision ? `${t.seconds_per_decision} s per decision` : "no time limit");
+  const parts = [n("{n} player", "{n} players", t.players), t.edition === "classic" ? tr("classic edition") : tr("{edition} edition", { edition: t.edition })];
+  if (t.ghost) parts.push(tr("Ghost Ship"));
+  parts.push(t.seconds_per_decision ? tr("{s} s per decision", { s: t.seconds_per_decision }) : tr("no time limit"));
   return parts.join(" · ");
 }
 
-function ordinal(n) {
-  return `${n}${n % 10 === 1 && n % 100 !== 11 ? "st" : n % 10 === 2 && n % 100 !== 12 ? "nd" : n % 10 === 3 && n % 100 !== 13 ? "rd" : "th"}`;
+/** "you came 1st" / "tu es arrivé 1er": the place's words come from the catalog. */
+function cameWords(rank) {
+  return rank === 1 ? tr("you came first") : tr("you came {place}", { place: placeWords(rank) });
+}
+
+function placeWords(rank) {
+  return { 1: tr("1st"), 2: tr("2nd"), 3: tr("3rd"), 4: tr("4th"), 5: tr("5th"), 6: tr("6th") }[rank] || String(rank);
 }
 
 /** A seat in words, with a dot for a connected player. */
 function seatItem(s, i, extra = null, presence = true, edition = null) {
   const li = el("li", { class: `tseat kind-${s.kind || "player"}` });
   if (s.kind === "open") {
-    li.appendChild(el("span", { class: "muted" }, "open seat"));
+    li.appendChild(el("span", { class: "muted" }, tr("open seat")));
   } else if (s.kind === "reserved") {
-    li.appendChild(el("span", { class: "tname" }, s.name || `Seat ${i + 1}`));
-    li.appendChild(el("span", { class: "muted" }, " (seat kept for the rematch)"));
+    li.appendChild(el("span", { class: "tname" }, s.name || tr("Seat {k}", { k: i + 1 })));
+    li.appendChild(el("span", { class: "muted" }, ` ${tr("(seat kept for the rematch)")}`));
   } else if (s.kind === "bot" || (s.bot && s.kind !== "player")) {
     li.appendChild(el("span", { class: "tname" }, s.name));
     const level = botName(s.bot);
     const r = edition && (bots[edition] || {})[level];
-    li.appendChild(el("span", { class: "muted" }, ` (${level} bot${r ? `, rated ${r.display}` : ""})`));
+    const said = { level: levelName(level), rating: r ? r.display : "" };
+    li.appendChild(el("span", { class: "muted" }, ` ${r ? tr("({level} bot, rated {rating})", said) : tr("({level} bot)", said)}`));
   } else {
     const on = Boolean(s.connected);
-    if (presence) li.appendChild(el("span", { class: `dot ${on ? "on" : "off"}`, title: on ? "connected" : "not connected", "aria-hidden": "true" }));
+    if (presence) li.appendChild(el("span", { class: `dot ${on ? "on" : "off"}`, title: on ? tr("connected") : tr("not connected"), "aria-hidden": "true" }));
     li.appendChild(el("span", { class: "tname" }, s.name));
-    if (presence) li.appendChild(el("span", { class: "sr-only" }, on ? " (connected)" : " (not connected)"));
-    if (s.kind === "invite") li.appendChild(el("span", { class: "muted" }, " (invited)"));
-    if (s.replaced) li.appendChild(el("span", { class: "muted" }, " (a bot plays)"));
+    if (presence) li.appendChild(el("span", { class: "sr-only" }, ` ${on ? tr("(connected)") : tr("(not connected)")}`));
+    if (s.kind === "invite") li.appendChild(el("span", { class: "muted" }, ` ${tr("(invited)")}`));
+    if (s.replaced) li.appendChild(el("span", { class: "muted" }, ` ${tr("(a bot plays)")}`));
   }
   if (extra) li.appendChild(extra);
   return li;
@@ -69,7 +75,7 @@ function resultLine(t, mySeat = null) {
   });
   if (mySeat !== null && t.result && t.result[mySeat]) {
     const mine = t.result[mySeat];
-    p.appendChild(el("span", { class: "mine-result" }, ` — you came ${ordinal(mine.rank)}`));
+    p.appendChild(el("span", { class: "mine-result" }, ` — ${cameWords(mine.rank)}`));
   }
   return p;
 }
@@ -80,7 +86,7 @@ function card(t, cls = "") {
   head.appendChild(el("b", {}, headline(t)));
   if (t.rated) {
     const range = t.range ? ` ${t.range[0]}–${t.range[1]}` : "";
-    head.appendChild(el("span", { class: "tag-rated", title: t.range ? `for players rated ${t.range[0]} to ${t.range[1]}` : "the result moves the players' ratings" }, `rated${range}`));
+    head.appendChild(el("span", { class: "tag-rated", title: t.range ? tr("for players rated {low} to {high}", { low: t.range[0], high: t.range[1] }) : tr("the result moves the players' ratings") }, `${tr("rated")}${range}`));
   }
   box.appendChild(head);
   return box;
@@ -94,13 +100,13 @@ function seatRating(t, i) {
   span.appendChild(document.createTextNode(" "));
   span.appendChild(ratingBadge(r));
   span.appendChild(document.createTextNode(" "));
-  span.appendChild(profileLink(r.id, "profile"));
+  span.appendChild(profileLink(r.id, tr("profile")));
   return span;
 }
 
 function unavailable(t) {
   const box = el("article", { class: "tcard", "data-table": t.id });
-  box.appendChild(el("span", { class: "muted" }, `Table ${t.id}: unavailable (the server could not rebuild it)`));
+  box.appendChild(el("span", { class: "muted" }, tr("Table {id}: unavailable (the server could not rebuild it)", { id: t.id })));
   return box;
 }
 
@@ -131,36 +137,36 @@ function myTableCard(t) {
   const head = box.firstChild;
   const state = el("span", { class: "tstate" });
   const actions = el("div", { class: "tactions" });
-  const seatLink = el("a", { href: `/table/${t.id}`, class: "go", "data-focus": `go-${t.id}` }, "Back to my seat");
+  const seatLink = el("a", { href: `/table/${t.id}`, class: "go", "data-focus": `go-${t.id}` }, tr("Back to my seat"));
   if (t.pending) {
-    state.textContent = "A rematch: your seat is kept";
+    state.textContent = tr("A rematch: your seat is kept");
     state.classList.add("offer");
     actions.append(
-      button("Accept", `accept-${t.id}`, () => accept(t.id, t.seat), "primary"),
-      button("Decline", `decline-${t.id}`, () => decline(t.id)),
+      button(tr("Accept"), `accept-${t.id}`, () => accept(t.id, t.seat), "primary"),
+      button(tr("Decline"), `decline-${t.id}`, () => decline(t.id)),
     );
   } else if (status === "waiting") {
-    state.textContent = `Waiting for ${plural(t.open_seats || 0, "player")}`;
+    state.textContent = n("Waiting for {n} player", "Waiting for {n} players", t.open_seats || 0);
     actions.appendChild(seatLink);
-    if (t.creator !== false && !t.rated) actions.appendChild(button("Start now with bots", `start-${t.id}`, () => start(t.id)));
+    if (t.creator !== false && !t.rated) actions.appendChild(button(tr("Start now with bots"), `start-${t.id}`, () => start(t.id)));
   } else if (status === "playing") {
     if (t.your_turn) {
-      state.textContent = "Your turn";
+      state.textContent = tr("Your turn");
       state.classList.add("turn");
     } else {
       state.textContent = roundWords(t.round);
     }
     actions.appendChild(seatLink);
   } else {
-    state.textContent = status === "archived" ? "Finished (archived)" : "Finished";
-    seatLink.textContent = "The table";
-    actions.append(seatLink, el("a", { href: `/replay/${t.id}`, "data-focus": `replay-${t.id}` }, "Replay"));
+    state.textContent = status === "archived" ? tr("Finished (archived)") : tr("Finished");
+    seatLink.textContent = tr("The table");
+    actions.append(seatLink, el("a", { href: `/replay/${t.id}`, "data-focus": `replay-${t.id}` }, tr("Replay")));
   }
   head.appendChild(state);
   const seats = el("ul", { class: "tseats" });
   (t.seats || []).forEach((s, i) => {
     const li = seatItem(s, i, seatRating(t, i), status === "waiting" || status === "playing", t.edition);
-    if (i === t.seat) li.appendChild(el("span", { class: "you-tag" }, "you"));
+    if (i === t.seat) li.appendChild(el("span", { class: "you-tag" }, tr("you")));
     seats.appendChild(li);
   });
   box.appendChild(seats);
@@ -177,28 +183,28 @@ function drawMine() {
   const current = mine.filter((t) => ORDER(t) < 4);
   const done = mine.filter((t) => ORDER(t) === 4).slice(0, 5);
   render($("my-tables"), [current, done], () => {
-    if (!mine.length) return [el("p", { class: "muted" }, "No tables yet: sit at an open table or create one.")];
+    if (!mine.length) return [el("p", { class: "muted" }, tr("No tables yet: sit at an open table or create one."))];
     const out = current.map(myTableCard);
     if (done.length) {
-      out.push(el("h3", { class: "sub" }, "Recently finished"));
+      out.push(el("h3", { class: "sub" }, tr("Recently finished")));
       out.push(...done.map(myTableCard));
     }
     return out;
   });
   const turns = current.filter((t) => t.your_turn).length;
-  document.title = turns ? `(${turns}) Your turn — Jamaica lobby` : "Jamaica — lobby";
+  document.title = turns ? `(${turns}) ${tr("Your turn — Jamaica lobby")}` : tr("Jamaica — lobby");
 }
 
 function openCard(t) {
   const box = card(t, "open");
-  box.firstChild.appendChild(el("span", { class: "tstate" }, `${plural(t.open_seats, "open seat")}`));
+  box.firstChild.appendChild(el("span", { class: "tstate" }, n("{n} open seat", "{n} open seats", t.open_seats)));
   const seats = el("ul", { class: "tseats" });
   const mine = me && me.ratings ? me.ratings[t.edition] : null;
   const outside = Boolean(t.range && mine && (mine.display < t.range[0] || mine.display > t.range[1]));
-  if (outside) box.appendChild(el("p", { class: "muted" }, `For players rated ${t.range[0]} to ${t.range[1]}; yours is ${mine.display}.`));
+  if (outside) box.appendChild(el("p", { class: "muted" }, tr("For players rated {low} to {high}; yours is {mine}.", { low: t.range[0], high: t.range[1], mine: mine.display })));
   (t.seats || []).forEach((s, i) => {
-    const take = s.kind === "open" && !outside ? button("Sit", `sit-${t.id}-${i}`, () => sit(t.id, i), "primary sit") : null;
-    if (take) take.setAttribute("aria-label", `Sit at seat ${i + 1}`);
+    const take = s.kind === "open" && !outside ? button(tr("Sit"), `sit-${t.id}-${i}`, () => sit(t.id, i), "primary sit") : null;
+    if (take) take.setAttribute("aria-label", tr("Sit at seat {k}", { k: i + 1 }));
     seats.appendChild(seatItem(s, i, take || seatRating(t, i), true, t.edition));
   });
   box.appendChild(seats);
@@ -207,18 +213,18 @@ function openCard(t) {
 
 /** Round 0 is the setup (hands drawn, the first Captain): the game is starting. */
 function roundWords(round) {
-  return round >= 1 ? `Round ${round}` : "Starting";
+  return round >= 1 ? tr("Round {round}", { round }) : tr("Starting");
 }
 
 function playingCard(t) {
   if (t.available === false) return unavailable(t);
   const box = card(t, "playing");
-  box.firstChild.appendChild(el("span", { class: "tstate" }, `${roundWords(t.round)}${t.watchers ? ` · ${t.watchers} watching` : ""}`));
+  box.firstChild.appendChild(el("span", { class: "tstate" }, `${roundWords(t.round)}${t.watchers ? ` · ${n("{n} watching", "{n} watching", t.watchers)}` : ""}`));
   const seats = el("ul", { class: "tseats" });
   (t.seats || []).forEach((s, i) => seats.appendChild(seatItem(s, i, seatRating(t, i), true, t.edition)));
   box.appendChild(seats);
   const actions = el("div", { class: "tactions" });
-  actions.appendChild(el("a", { href: `/table/${t.id}`, "data-focus": `watch-${t.id}` }, "Watch"));
+  actions.appendChild(el("a", { href: `/table/${t.id}`, "data-focus": `watch-${t.id}` }, tr("Watch")));
   box.appendChild(actions);
   return box;
 }
@@ -228,7 +234,7 @@ function finishedCard(t) {
   const box = card(t, "finished");
   box.appendChild(resultLine(t));
   const actions = el("div", { class: "tactions" });
-  actions.appendChild(el("a", { href: `/replay/${t.id}`, "data-focus": `replay-${t.id}` }, "Replay"));
+  actions.appendChild(el("a", { href: `/replay/${t.id}`, "data-focus": `replay-${t.id}` }, tr("Replay")));
   box.appendChild(actions);
   return box;
 }
@@ -240,31 +246,32 @@ function drawPublic() {
   const done = tables.filter((t) => t.status === "finished" || t.status === "archived" || (!t.status && t.finished))
     .slice(0, FINISHED_SHOWN);
   render($("open-tables"), open, () => open.length ? open.map(openCard)
-    : [el("p", { class: "muted" }, "No open seats right now: create a table with open seats and wait here, or invite someone.")]);
+    : [el("p", { class: "muted" }, tr("No open seats right now: create a table with open seats and wait here, or invite someone."))]);
   render($("playing-tables"), playing, () => playing.length ? playing.map(playingCard)
-    : [el("p", { class: "muted" }, "No game is being played.")]);
+    : [el("p", { class: "muted" }, tr("No game is being played."))]);
   render($("finished-tables"), done, () => done.length ? done.map(finishedCard)
-    : [el("p", { class: "muted" }, "No finished games yet.")]);
+    : [el("p", { class: "muted" }, tr("No finished games yet."))]);
 }
 
 function drawYou() {
   const known = Boolean(player);
   $("welcome").hidden = known;
   for (const id of ["mine-panel", "new-panel", "you-panel"]) $(id).hidden = !known;
-  $("me").textContent = known ? `You are ${player.name}` : "";
+  $("me").textContent = known ? tr("You are {name}", { name: player.name }) : "";
   if (!known) return;
   $("device-link").value = deviceLink(player);
   if (me) {
     $("my-profile").href = `/player/${encodeURIComponent(me.id)}`;
-    const parts = Object.entries(me.ratings || {}).map(([e, r]) => `${EDITION_NAMES[e] || e} ${ratingText(r)}`);
-    $("my-ratings").textContent = parts.length ? `Rating: ${parts.join(" · ")}` : "";
+    const parts = Object.entries(me.ratings || {}).map(([e, r]) => `${editionName(e)} ${ratingText(r)}`);
+    $("my-ratings").textContent = parts.length ? tr("Rating: {ratings}", { ratings: parts.join(" · ") }) : "";
   }
   const s = me && me.stats;
   if (s) {
     const mean = typeof s.mean_score === "number" ? Math.round(s.mean_score * 10) / 10 : null;
     $("stats").textContent = s.games
-      ? `${plural(s.games, "game")} played · ${plural(s.wins, "win")} · mean score ${mean}`
-      : "No finished games yet.";
+      ? [n("{n} game played", "{n} games played", s.games), n("{n} win", "{n} wins", s.wins),
+        tr("mean score {score}", { score: fmt(mean) })].join(" · ")
+      : tr("No finished games yet.");
   }
   for (const i of [0, 1, 2, 3, 4, 5]) {
     const name = $(`name${i}`);
@@ -283,7 +290,7 @@ async function refresh() {
       forgetPlayer();
       player = null;
       me = null;
-      $("join-error").textContent = "This server does not know your key any more: give your name to come aboard again.";
+      $("join-error").textContent = tr("This server does not know your key any more: give your name to come aboard again.");
     } else if (mine.ok) {
       me = mine.data;
       if (player.name !== me.name) { player = { ...player, name: me.name }; savePlayer(player); }
@@ -299,13 +306,13 @@ async function sit(id, seat) {
   $("sit-error").textContent = "";
   if (!player) {
     wantSeat = { table: id, seat };
-    $("join-error").textContent = "Give your name first, then you sit down.";
+    $("join-error").textContent = tr("Give your name first, then you sit down.");
     $("player-name").focus();
     return;
   }
   const r = await api(`/api/tables/${id}/sit`, { method: "POST", body: { seat } });
   if (r.ok) { location.assign(`/table/${id}`); return; }
-  $("sit-error").textContent = r.status === 409 ? `That seat is not free any more (${r.data.error}).` : r.data.error;
+  $("sit-error").textContent = r.status === 409 ? tr("That seat is not free any more ({why}).", { why: r.data.error }) : r.data.error;
   refresh();
 }
 
@@ -318,7 +325,7 @@ async function accept(id, seat) {
 
 async function decline(id) {
   const r = await api(`/api/tables/${id}/decline`, { method: "POST", body: {} });
-  $("lobby-live").textContent = r.ok ? "You declined the rematch." : r.data.error;
+  $("lobby-live").textContent = r.ok ? tr("You declined the rematch.") : r.data.error;
   refresh();
 }
 
@@ -371,12 +378,12 @@ $("copy-link").addEventListener("click", async () => {
   const input = $("device-link");
   try {
     await navigator.clipboard.writeText(input.value);
-    $("copy-link").textContent = "Copied";
+    $("copy-link").textContent = tr("Copied");
   } catch {
     input.select();
-    $("copy-link").textContent = "Press Ctrl+C";
+    $("copy-link").textContent = tr("Press Ctrl+C");
   }
-  setTimeout(() => { $("copy-link").textContent = "Copy"; }, 2500);
+  setTimeout(() => { $("copy-link").textContent = tr("Copy"); }, 2500);
 });
 
 // --- a new table ---------------------------------------------------------------------------------
@@ -389,12 +396,12 @@ function seatRows() {
   box.replaceChildren();
   for (let i = 0; i < n; i++) {
     const row = el("div", { class: "seat", "data-i": i });
-    const label = el("span", { class: "seat-no", id: `seat-label${i}` }, `Seat ${i + 1}`);
+    const label = el("span", { class: "seat-no", id: `seat-label${i}` }, tr("Seat {k}", { k: i + 1 }));
     const kind = el("select", { id: `kind${i}`, class: "kind", "aria-labelledby": `seat-label${i}` });
-    for (const [v, text] of KINDS) kind.appendChild(el("option", { value: v }, text));
-    const name = el("input", { id: `name${i}`, class: "name", maxlength: 24, "aria-label": `Seat ${i + 1}: name` });
-    const level = el("select", { id: `bot${i}`, class: "level", "aria-label": `Seat ${i + 1}: bot level` });
-    for (const [v, text] of LEVELS) level.appendChild(el("option", { value: v }, text));
+    for (const [v, text] of KINDS()) kind.appendChild(el("option", { value: v }, text));
+    const name = el("input", { id: `name${i}`, class: "name", maxlength: 24, "aria-label": tr("Seat {k}: name", { k: i + 1 }) });
+    const level = el("select", { id: `bot${i}`, class: "level", "aria-label": tr("Seat {k}: bot level", { k: i + 1 }) });
+    for (const v of LEVELS) level.appendChild(el("option", { value: v }, levelName(v)));
     const was = old[i];
     kind.value = was ? was.kind : i === 0 ? "me" : i === 1 ? "open" : "bot";
     name.value = was ? was.name : PIRATES[i];
@@ -423,7 +430,7 @@ function seatShape(row) {
   name.disabled = kind === "me";
   if (kind === "me" && player) name.value = player.name;
   else if (player && name.value === player.name) name.value = PIRATES[i];
-  name.placeholder = kind === "invite" ? "their name" : "";
+  name.placeholder = kind === "invite" ? tr("their name") : "";
   level.hidden = kind !== "bot";
 }
 
@@ -473,7 +480,8 @@ async function labelLevels() {
   for (const select of document.querySelectorAll("#seats .level")) {
     for (const option of select.options) {
       const r = (bots[edition] || {})[option.value];
-      option.textContent = r ? `${option.value} (rated ${r.display})` : option.value;
+      const said = { level: levelName(option.value), rating: r ? r.display : "" };
+      option.textContent = r ? tr("{level} (rated {rating})", said) : said.level;
     }
   }
 }
@@ -506,7 +514,7 @@ $("create").addEventListener("submit", async (ev) => {
     links.appendChild(li);
   }
   const li = el("li");
-  li.appendChild(el("b", {}, "Spectators: "));
+  li.appendChild(el("b", {}, `${tr("Spectators:")} `));
   li.appendChild(el("a", { href: d.spectator_url, id: "spectator-link" }, new URL(d.spectator_url, location.href).href));
   links.appendChild(li);
   $("go-table").href = `/table/${d.id}`;
@@ -516,8 +524,9 @@ $("create").addEventListener("submit", async (ev) => {
 
 // --- start ---------------------------------------------------------------------------------------
 async function boot() {
+  await loadWords();
   const carried = await adoptKeyFromFragment();
-  if (carried && carried.error) $("join-error").textContent = `The link from your other device did not work: ${carried.error}.`;
+  if (carried && carried.error) $("join-error").textContent = tr("The link from your other device did not work: {why}.", { why: carried.error });
   else if (carried) player = carried;
   seatRows();
   await labelLevels();

@@ -2,13 +2,13 @@
 // games by number of players, how they fare against each bot, recent games (with replays) and
 // head-to-head against anyone they have played. Only public results: names, places, scores.
 import { el } from "/static/common.js";
-import { EDITION_NAMES, profileLink, ratingBadge, ratingTitle } from "/static/ratings.js";
+import { day, fmt, loadWords, n, t } from "/static/i18n.js";
+import { editionName, levelName, profileLink, ratingBadge } from "/static/ratings.js";
 
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
 const playerId = decodeURIComponent(location.pathname.split("/").pop() || "");
-const ordinal = (n) => `${n}${n % 10 === 1 && n % 100 !== 11 ? "st" : n % 10 === 2 && n % 100 !== 12 ? "nd" : n % 10 === 3 && n % 100 !== 13 ? "rd" : "th"}`;
-const when = (t) => new Date(t * 1000).toLocaleDateString(undefined, { year: "numeric", month: "short", day: "numeric" });
+const when = day;
 
 function svg(tag, attrs = {}, text = null) {
   const node = document.createElementNS(SVG, tag);
@@ -31,7 +31,7 @@ function chart(history, label) {
     box.appendChild(svg("text", { x: pad.l - 4, y: y(v) + 4, "text-anchor": "end", class: "tick" }, String(v)));
   }
   const games = history.length - 1; // the first point is the rating before the first game
-  box.appendChild(svg("text", { x: w - pad.r, y: h - 6, "text-anchor": "end", class: "tick" }, `${games} rated game${games === 1 ? "" : "s"}`));
+  box.appendChild(svg("text", { x: w - pad.r, y: h - 6, "text-anchor": "end", class: "tick" }, n("{n} rated game", "{n} rated games", games)));
   const points = history.map((p, i) => `${x(i).toFixed(1)},${y(p.display).toFixed(1)}`).join(" ");
   box.appendChild(svg("polyline", { points, class: "line" }));
   history.forEach((p, i) => {
@@ -45,16 +45,16 @@ function chart(history, label) {
 function drawRatings(d) {
   const box = $("ratings");
   const editions = Object.entries(d.ratings);
-  if (!editions.length) { box.replaceChildren(el("p", { class: "muted" }, "No rated game yet.")); return; }
+  if (!editions.length) { box.replaceChildren(el("p", { class: "muted" }, t("No rated game yet."))); return; }
   box.replaceChildren(...editions.map(([edition, r]) => {
     const part = el("div", { class: "edition-rating" });
-    const head = el("h3", { class: "sub" }, `${EDITION_NAMES[edition] || edition}: `);
+    const head = el("h3", { class: "sub" }, `${editionName(edition)} `);
     head.appendChild(ratingBadge(r));
     part.appendChild(head);
     part.appendChild(el("p", { class: "muted" }, r.provisional
-      ? `Provisional (${ratingTitle(r).replace("provisional: ", "")}): the number settles as the games add up.`
-      : `${r.games} rated games.`));
-    if (r.history.length) part.appendChild(chart(r.history, `${d.name}'s ${EDITION_NAMES[edition] || edition} rating after each rated game`));
+      ? n("Provisional ({n} rated game so far): the number settles as the games add up.", "Provisional ({n} rated games so far): the number settles as the games add up.", r.games)
+      : n("{n} rated game.", "{n} rated games.", r.games)));
+    if (r.history.length) part.appendChild(chart(r.history, t("{name}: rating ({edition}) after each rated game", { name: d.name, edition: editionName(edition) })));
     return part;
   }));
 }
@@ -70,34 +70,34 @@ function row(cells, head = false) {
 }
 
 function drawCounts(d) {
-  const t = $("counts");
-  if (!d.by_players.length) { t.replaceChildren(row(["No finished game yet."])); return; }
-  t.replaceChildren(row(["Players", "Games", "Won", "Mean score", "Mean place"], true),
-    ...d.by_players.map((c) => row([c.players, c.games, c.won, c.mean_score.toFixed(1), c.mean_place.toFixed(2)])));
+  const box = $("counts");
+  if (!d.by_players.length) { box.replaceChildren(row([t("No finished game yet.")])); return; }
+  box.replaceChildren(row([t("Players"), t("Games"), t("Won"), t("Mean score"), t("Mean place")], true),
+    ...d.by_players.map((c) => row([c.players, c.games, c.won, fmt(Math.round(c.mean_score * 10) / 10), fmt(Math.round(c.mean_place * 100) / 100)])));
 }
 
 function drawBots(d) {
   const list = $("bots");
-  if (!d.bots.length) { list.replaceChildren(el("li", { class: "muted" }, "No game with a bot yet.")); return; }
+  if (!d.bots.length) { list.replaceChildren(el("li", { class: "muted" }, t("No game with a bot yet."))); return; }
   list.replaceChildren(...d.bots.map((b) => el("li", {},
-    `Finished ahead of ${b.bot} ${b.ahead} time${b.ahead === 1 ? "" : "s"} in ${b.games}` +
-    (b.level ? ` (level ${b.level})` : ""))));
+    n("Finished ahead of {bot} {ahead} time in {n}", "Finished ahead of {bot} {ahead} times in {n}", b.games, { bot: levelName(b.bot), ahead: fmt(b.ahead) }) +
+    (b.level ? ` ${n("(level {n} time)", "(level {n} times)", b.level)}` : ""))));
 }
 
 function drawRecent(d) {
-  const t = $("recent");
-  if (!d.recent.length) { t.replaceChildren(row(["No finished game yet."])); return; }
-  t.replaceChildren(row(["Date", "Place", "Players", "Rating", ""], true), ...d.recent.map((g) => {
+  const box = $("recent");
+  if (!d.recent.length) { box.replaceChildren(row([t("No finished game yet.")])); return; }
+  box.replaceChildren(row([t("Date"), t("Place"), t("Players"), t("Rating"), ""], true), ...d.recent.map((g) => {
     const who = el("span", { class: "players" });
     [...g.seats].sort((a, b) => a.place - b.place).forEach((s, i) => {
       if (i) who.appendChild(document.createTextNode(", "));
       const name = s.id && s.id !== d.id ? profileLink(s.id, s.name) : el("span", { class: s.id === d.id ? "self" : "" }, s.name);
       who.appendChild(name);
-      who.appendChild(document.createTextNode(` ${s.score}${s.bot ? " (bot)" : ""}${s.abandoned ? " (left)" : ""}`));
+      who.appendChild(document.createTextNode(` ${fmt(s.score)}${s.bot ? ` ${t("(bot)")}` : ""}${s.abandoned ? ` ${t("(left)")}` : ""}`));
     });
-    const change = g.rating ? `${g.rating.before} → ${g.rating.after}` : g.rated ? "" : "casual";
-    return row([when(g.at), `${ordinal(g.place)} of ${g.seats.length}`, who, change,
-      el("a", { href: `/replay/${encodeURIComponent(g.table)}` }, "Replay")]);
+    const change = g.rating ? `${g.rating.before} → ${g.rating.after}` : g.rated ? "" : t("casual");
+    return row([when(g.at), t("{place} of {players}", { place: g.place, players: g.seats.length }), who, change,
+      el("a", { href: `/replay/${encodeURIComponent(g.table)}` }, t("Replay"))]);
   }));
 }
 
@@ -107,7 +107,7 @@ function drawVersusChoices(d) {
   const select = $("versus-with");
   select.replaceChildren(...[...seen].map(([id, name]) => el("option", { value: id }, name)));
   $("versus-form").hidden = !seen.size;
-  if (!seen.size) $("versus").textContent = "No opponent yet.";
+  if (!seen.size) $("versus").textContent = t("No opponent yet.");
 }
 
 $("versus-form").addEventListener("submit", async (ev) => {
@@ -115,13 +115,14 @@ $("versus-form").addEventListener("submit", async (ev) => {
   const other = $("versus-with").value;
   const r = await fetch(`/api/players/${encodeURIComponent(playerId)}/versus/${encodeURIComponent(other)}`);
   const d = await r.json();
-  $("versus").textContent = r.ok
-    ? `${d.player.name} and ${d.other.name} played ${d.games} game${d.games === 1 ? "" : "s"} together: ` +
-      `${d.player.name} finished ahead ${d.ahead} time${d.ahead === 1 ? "" : "s"}, behind ${d.behind}, level ${d.level}.`
-    : d.error;
+  if (!r.ok) { $("versus").textContent = d.error; return; }
+  const together = n("{a} and {b} played {n} game together:", "{a} and {b} played {n} games together:", d.games, { a: d.player.name, b: d.other.name });
+  const how = t("{a} finished ahead {ahead}, behind {behind}, level {level}.", { a: d.player.name, ahead: fmt(d.ahead), behind: fmt(d.behind), level: fmt(d.level) });
+  $("versus").textContent = [together, how].join(" ");
 });
 
 async function boot() {
+  await loadWords();
   const r = await fetch(`/api/players/${encodeURIComponent(playerId)}`);
   const d = await r.json();
   if (!r.ok) {
@@ -130,7 +131,7 @@ async function boot() {
     for (const s of document.querySelectorAll("main > section")) s.hidden = true;
     return;
   }
-  document.title = `Jamaica — ${d.name}`;
+  document.title = t("Jamaica — {name}", { name: d.name });
   $("title").textContent = d.name;
   drawRatings(d);
   drawCounts(d);

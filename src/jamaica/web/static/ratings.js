@@ -1,8 +1,12 @@
 // Ratings as every page shows them: the shown number (mu − 3σ on a chess-like scale), marked
 // provisional ("1290?") until the player has enough rated games; the bots' measured ratings.
 import { el } from "/static/common.js";
+import { n, t } from "/static/i18n.js";
 
-export const EDITION_NAMES = { "2021": "2021 edition", classic: "classic (2007)" };
+/** An edition's name in the reader's language. */
+export function editionName(edition) {
+  return edition === "classic" ? t("classic (2007)") : t("{edition} edition", { edition });
+}
 
 /** "1290" or "1290?" (provisional), with the games behind it in the title. */
 export function ratingText(r) {
@@ -12,14 +16,20 @@ export function ratingText(r) {
 
 export function ratingTitle(r) {
   if (!r) return "";
-  const games = `${r.games} rated game${r.games === 1 ? "" : "s"}`;
-  return r.provisional ? `provisional: ${games} so far` : games;
+  return r.provisional ? n("provisional: {n} rated game so far", "provisional: {n} rated games so far", r.games)
+    : n("{n} rated game", "{n} rated games", r.games);
 }
 
 /** A small badge: the rating, provisional or not. */
 export function ratingBadge(r) {
   const b = el("span", { class: `rating${r && r.provisional ? " provisional" : ""}`, title: ratingTitle(r) }, ratingText(r));
   return b;
+}
+
+/** A bot level's name in the reader's language (the level's code when we have no word for it). */
+export function levelName(level) {
+  const names = { easy: t("easy"), medium: t("medium"), hard: t("hard"), random: t("random"), greedy: t("greedy"), rules: t("rules") };
+  return names[level] || level;
 }
 
 /** A player's name linking to their profile. */

@@ -1,0 +1,105 @@
+// Words in the reader's language (issue 26). The page asks the server for its catalog
+// (`/i18n/catalog.json`: the browser's Accept-Language, or the language chosen here and kept in
+// localStorage); `t("English text", {name: …})` and `n("one", "many", count)` translate, a
+// message the catalog lacks stays English. Numbers go through Intl (a French thousands separator
+// is a narrow no-break space). Marked HTML (`data-t`, `data-t-attr`) is translated by
+// `translatePage`; the messages are extracted by `jamaica i18n extract`.
+const KEY = "jamaica.lang";
+export const LANGUAGES = { en: "English", fr: "Français" };
+let lang = "en";
+let messages = {};
+
+function fill(text, values) {
+  if (!values) return text;
+  return text.replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m));
+}
+
+export function t(id, values = null) {
+  const s = messages[id];
+  return fill(typeof s === "string" && s ? s : id, values);
+}
+
+export function n(one, many, count, values = null) {
+  const forms = messages[one];
+  let text;
+  if (Array.isArray(forms) && forms.length >= 2 && forms.every(Boolean)) {
+    text = forms[new Intl.PluralRules(lang).select(count) === "one" ? 0 : 1];
+  } else {
+    text = count === 1 ? one : many;
+  }
+  return fill(text, { n: fmt(count), ...(values || {}) });
+}
+
+export function fmt(x) {
+  return new Intl.NumberFormat(lang).format(x);
+}
+
+export function currentLang() {
+  return lang;
+}
+
+/** The date of an epoch time, in the reader's language. */
+export function day(seconds) {
+  return new Date(seconds * 1000).toLocaleDateString(lang, { year: "numeric", month: "short", day: "numeric" });
+}
+
+/** Translate the marked parts of the page (their English text is kept to translate again). */
+export function translatePage(root = document) {
+  for (const node of root.querySelectorAll("[data-t]")) {
+    if (node.dataset.tId === undefined) node.dataset.tId = node.textContent.trim().replace(/\s+/g, " ");
+    node.textContent = t(node.dataset.tId);
+  }
+  for (const node of root.querySelectorAll("[data-t-attr]")) {
+    for (const attr of node.dataset.tAttr.split(/\s+/).filter(Boolean)) {
+      const key = `tOrig${attr.replace(/(^|-)(\w)/g, (m, a, c) => c.toUpperCase())}`;
+      if (node.dataset[key] === undefined) node.dataset[key] = node.getAttribute(attr) || "";
+      node.setAttribute(attr, t(node.dataset[key]));
+    }
+  }
+}
+
+/** A language chooser in the page's header: the choice is kept in this browser. */
+function chooser() {
+  const header = document.querySelector("header");
+  if (!header || document.getElementById("lang")) return;
+  const label = document.createElement("label");
+  label.className = "lang";
+  const words = document.createElement("span");
+  words.className = "sr-only";
+  words.textContent = t("Language");
+  const select = document.createElement("select");
+  select.id = "lang";
+  for (const [code, name] of Object.entries(LANGUAGES)) {
+    const option = document.createElement("option");
+    option.value = code;
+    option.textContent = name;
+    option.lang = code;
+    select.appendChild(option);
+  }
+  select.value = lang;
+  select.addEventListener("change", () => {
+    localStorage.setItem(KEY, select.value);
+    location.reload();
+  });
+  label.append(words, select);
+  header.appendChild(label);
+}
+
+/** Load the catalog, translate the page, add the chooser. Call once, before drawing. */
+export async function loadWords() {
+  let chosen = null;
+  try { chosen = localStorage.getItem(KEY); } catch { chosen = null; }
+  try {
+    const r = await fetch(`/i18n/catalog.json${chosen ? `?lang=${encodeURIComponent(chosen)}` : ""}`);
+    if (r.ok) {
+      const d = await r.json();
+      lang = d.lang;
+      messages = d.messages || {};
+    }
+  } catch {
+    // No catalog: English.
+  }
+  document.documentElement.lang = lang;
+  translatePage();
+  chooser();
+}
