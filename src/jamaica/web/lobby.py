@@ -52,7 +52,10 @@ class Elsewhere(Exception):
 
 
 class Counter(Protocol):
-    """Events per address shared by every node (`shared.Shared.count`)."""
+    """Events per address shared by every node (`shared.Shared.count`); `degraded` says why the
+    count cannot be shared now (None: it is)."""
+
+    degraded: str | None
 
     async def count(self, what: str, address: str, limit: int, window: int = 60) -> float | None:
         ...
@@ -75,7 +78,7 @@ class Lobby:
             wait = await self.shared.count(what, address, mine.limit)
             if wait is not None:
                 return wait
-            if getattr(self.shared, "degraded", None) is None:
+            if self.shared.degraded is None:
                 return None
         return mine.wait(address)
 
