@@ -152,3 +152,28 @@ def test_a_table_for_players_near_my_level_turns_others_away(server: Server) -> 
     # Ben is a newcomer too, at the same shown rating: he may sit.
     assert server.post(f"/api/tables/{made['id']}/sit", {"seat": 1}, ben["key"])[0] == 200
     assert _rated(server, ann["key"], within=5)[0] == 400  # too narrow to mean anything
+
+
+def test_a_player_who_leaves_a_rated_game_is_rated_last(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ben sits, says hello and leaves; after the grace period a bot plays his seat to the end,
+    and he is not back: the game counts as his last place, whatever his ship scored."""
+    monkeypatch.setenv("JAMAICA_SEAT_GRACE", "1")
+    server = Server(tmp_path / "left.db", args=("--ladder-games", "1")).start()
+    try:
+        ann, ben = server.player("Ann"), server.player("Ben")
+        _, made = _rated(server, ann["key"])
+        assert server.post(f"/api/tables/{made['id']}/sit", {"seat": 1}, ben["key"])[0] == 200
+        with server.ws(made["id"]) as ws:
+            send(ws, op="hello", key=ben["key"])
+            assert recv(ws)["op"] == "welcome"
+        play_out(server, made["id"], [ann["key"]])
+        game = server.get(f"/api/players/{ben['id']}")["recent"][0]
+        assert game["place"] == 2 and game["rated"] is True
+        assert [s["abandoned"] for s in game["seats"]] == [False, True]
+        ratings = {p["id"]: server.get(f"/api/players/{p['id']}")["ratings"]["2021"]["display"]
+                   for p in (ann, ben)}  # fmt: skip
+        assert ratings[ann["id"]] > ratings[ben["id"]]
+    finally:
+        server.stop()
