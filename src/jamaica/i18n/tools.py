@@ -16,13 +16,14 @@ from . import DOMAIN, LANGUAGES
 HERE = Path(__file__).resolve().parent
 PACKAGE = HERE.parent  # src/jamaica
 TEMPLATE = HERE / "jamaica.pot"
-KEYWORDS = {"_": None, "t": None, "tr": None, "n": (1, 2)}
+KEYWORDS = {"_": None, "t": None, "tr": None, "n": (1, 2), "N_": None, "P_": (1, 2)}
 METHODS = [
     ("**/static/**.js", "javascript"),
     ("**/static/**.html", "jamaica.i18n.html:extract"),
     ("**.py", "python"),
 ]
-SKIP = ("rules/", "envs/", "learn/", "bench", "lab/", "bots/")  # no player-facing words there
+SKIP = ("rules/", "envs/", "learn/", "bench", "lab/", "bots/")  # no player-facing words there…
+WORDS = ("rules/events.py", "rules/phrases.py")  # …but the rules' words, marked N_ and P_
 
 
 def po_path(lang: str) -> Path:
@@ -39,7 +40,7 @@ def template() -> object:
         str(PACKAGE), METHODS, options_map=options, keywords=KEYWORDS,
         comment_tags=("TRANSLATORS:",), strip_comment_tags=True,
     ):  # fmt: skip
-        if filename.startswith(SKIP):
+        if filename.startswith(SKIP) and filename not in WORDS:
             continue
         catalog.add(message, None, [(filename, line)], auto_comments=comments, context=context)
     return catalog

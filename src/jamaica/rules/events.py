@@ -9,20 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from .data import (
-    CARD_NAMES,
-    COMBAT_FACE_NAMES,
-    GHOST_NAME,
-    PIRATES,
-    PORT,
-    RESOURCE_NAMES,
-    SEA,
-    SHORTAGE_NAMES,
-    SPACE_COST,
-    SPACE_TYPE,
-    SPACE_TYPE_NAMES,
-    TREASURE_TITLES,
-)
+from . import phrases as words
+from .data import CARD_NAMES, GHOST_NAME, PIRATES
+from .phrases import ENGLISH, N_, Translations
 
 # code: (name, template). Args are named in the template: ship names are {0}, {1}… via helpers.
 (
@@ -172,12 +161,11 @@ assert len(EVENT_ARGS) == len(EVENT_NAMES)
 
 def amount(count: int, resource: int) -> str:
     """ "1 doubloon", "3 doubloons", "2 food", "1 gunpowder"."""
-    word = RESOURCE_NAMES[resource]
-    return f"{count} {word[:-1] if count == 1 and word.endswith('s') else word}"
+    return words.amount(count, resource)
 
 
 def hold_name(h: int) -> str:
-    return "the 6th Hold" if h == 5 else f"hold {h + 1}"
+    return words.hold(h)
 
 
 def ship_name(ship: int, players: int) -> str:
@@ -185,133 +173,167 @@ def ship_name(ship: int, players: int) -> str:
 
 
 def space_words(space: int) -> str:
-    t = SPACE_TYPE[space]
-    if t == PORT:
-        return f"space {space} (a {SPACE_COST[space]}-doubloon port)"
-    if t == SEA:
-        return f"space {space} (a {SPACE_COST[space]}-food sea space)"
-    return f"space {space} ({SPACE_TYPE_NAMES[t]})"
-
-
-CARD_WORDS: Final = {"food": "Food", "gun": "Gunpowder", "gold": "Doubloons", "fwd": "Forward",
-                     "back": "Backward"}  # fmt: skip
+    return words.space(space)
 
 
 def card_title(name: str) -> str:
     """An action card in words: "fwd-gun" → "Forward / Gunpowder"."""
-    morning, evening = name.split("-")
-    return f"{CARD_WORDS[morning]} / {CARD_WORDS[evening]}"
+    return words.card(name)
 
 
-def describe(event: Sequence[int], players: int, names: Sequence[str] | None = None) -> str:
+def describe(
+    event: Sequence[int], players: int, names: Sequence[str] | None = None,
+    t: Translations = ENGLISH,
+) -> str:  # fmt: skip
     """The event in plain words (a sentence: its first letter a capital); `names` (per ship)
-    replaces the pirates' names."""
-    text = _describe(event, players, names)
+    replaces the pirates' names (never translated); `t` says it in another language (a
+    `gettext` catalog: `jamaica.i18n.events`)."""
+    text = _describe(event, players, names, t)
     return text[:1].upper() + text[1:]
 
 
-def _describe(event: Sequence[int], players: int, names: Sequence[str] | None = None) -> str:
+def _describe(
+    event: Sequence[int], players: int, names: Sequence[str] | None, t: Translations
+) -> str:
     code, a = event[1], event[2:]
+    g = t.gettext
 
     def n(i: int) -> str:
-        return names[a[i]] if names is not None else ship_name(a[i], players)
+        if names is not None:
+            return names[a[i]]
+        return g(words.GHOST) if a[i] >= players else PIRATES[a[i]]
+
+    def card(i: int) -> str:
+        return words.card(CARD_NAMES[a[i]], t)
 
     if code == E_START:
-        return f"The race begins: {a[0]} players" + (" and the Ghost Ship" if a[1] else "") + "."
+        if a[1]:
+            return g(N_("the race begins: {players} players and the Ghost Ship.")).format(
+                players=a[0])
+        return g(N_("the race begins: {players} players.")).format(players=a[0])
     if code == E_ROUND:
-        return f"Round {a[0]} begins."
+        return g(N_("round {round} begins.")).format(round=a[0])
     if code == E_DRAW:
-        return f"{n(0)} draws a card."
+        return g(N_("{ship} draws a card.")).format(ship=n(0))
     if code == E_DRAW_SEEN:
-        return f"{n(0)} draws {card_title(CARD_NAMES[a[1]])}."
+        return g(N_("{ship} draws {card}.")).format(ship=n(0), card=card(1))
     if code == E_CAPTAIN:
-        return f"{n(0)} is the Captain."
+        return g(N_("{ship} is the Captain.")).format(ship=n(0))
     if code == E_ROLL:
-        return f"The Captain rolls {a[0]} and {a[1]}."
+        return g(N_("the Captain rolls {a} and {b}.")).format(a=a[0], b=a[1])
     if code == E_DICE:
-        return f"{n(0)} puts {a[1]} in the morning and {a[2]} in the evening."
+        return g(N_("{ship} puts {morning} in the morning and {evening} in the evening.")).format(
+            ship=n(0), morning=a[1], evening=a[2])
     if code == E_CHOSE:
-        return f"{n(0)} chooses a card."
+        return g(N_("{ship} chooses a card.")).format(ship=n(0))
     if code == E_CHOSE_SEEN:
-        return f"{n(0)} chooses {card_title(CARD_NAMES[a[1]])}."
+        return g(N_("{ship} chooses {card}.")).format(ship=n(0), card=card(1))
     if code == E_REVEAL:
-        return f"{n(0)} reveals {card_title(CARD_NAMES[a[1]])}."
+        return g(N_("{ship} reveals {card}.")).format(ship=n(0), card=card(1))
     if code == E_MOVE:
-        way = "forward" if a[3] else "backward"
-        crossed = " across the start line" if a[4] else ""
-        return f"{n(0)} moves {way}{crossed} from space {a[1]} to {space_words(a[2])}."
+        if a[3]:
+            said = (N_("{ship} moves forward across the start line from space {start} to {to}.")
+                    if a[4] else N_("{ship} moves forward from space {start} to {to}."))
+        else:
+            said = (N_("{ship} moves backward across the start line from space {start} to {to}.")
+                    if a[4] else N_("{ship} moves backward from space {start} to {to}."))
+        return g(said).format(ship=n(0), start=a[1], to=words.space(a[2], t))
     if code == E_FINISH:
-        return f"{n(0)} completes the lap and reaches Port Royal: this is the last round."
+        return g(N_("{ship} completes the lap and reaches Port Royal: this is the last round."
+                    )).format(ship=n(0))  # fmt: skip
     if code == E_IGNORED:
-        return f"{n(0)} has finished; the evening action is ignored."
+        return g(N_("{ship} has finished; the evening action is ignored.")).format(ship=n(0))
     if code == E_PAY:
-        return f"{n(0)} pays {amount(a[2], a[1])} for space {a[3]}."
+        return g(N_("{ship} pays {amount} for space {space}.")).format(
+            ship=n(0), amount=words.amount(a[2], a[1], t), space=a[3])
     if code == E_SHORTAGE:
-        return f"Shortage! {n(0)} owes {amount(a[3], a[1])} but has only {a[2]}, and pays it all."
+        return g(N_("shortage! {ship} owes {amount} but has only {has}, and pays it all.")).format(
+            ship=n(0), amount=words.amount(a[3], a[1], t), has=a[2])
     if code == E_SHORTAGE_DIE:
-        return f"{n(0)} rolls the shortage die: {COMBAT_FACE_NAMES[a[1]]} ({SHORTAGE_NAMES[a[2]]})."
+        return g(N_("{ship} rolls the shortage die: {face} ({symbol}).")).format(
+            ship=n(0), face=g(words.COMBAT_FACES[a[1]]), symbol=g(words.SHORTAGES[a[2]]))
     if code == E_FALLBACK:
-        return f"{n(0)} falls back from space {a[1]} to {space_words(a[2])}."
+        return g(N_("{ship} falls back from space {start} to {to}.")).format(
+            ship=n(0), start=a[1], to=words.space(a[2], t))
     if code == E_LOAD:
-        return f"{n(0)} loads {amount(a[2], a[1])} into {hold_name(a[3])}."
+        return g(N_("{ship} loads {amount} into {hold}.")).format(
+            ship=n(0), amount=words.amount(a[2], a[1], t), hold=words.hold(a[3], t))
     if code == E_DUMP:
-        return f"{n(0)} empties {hold_name(a[3])} ({amount(a[2], a[1])}) to make room."
+        return g(N_("{ship} empties {hold} ({amount}) to make room.")).format(
+            ship=n(0), hold=words.hold(a[3], t), amount=words.amount(a[2], a[1], t))
     if code == E_LOAD_IGNORED:
-        return f"{n(0)} has no hold for {amount(a[2], a[1])}: it goes back to the bank."
+        return g(N_("{ship} has no hold for {amount}: it goes back to the bank.")).format(
+            ship=n(0), amount=words.amount(a[2], a[1], t))
     if code == E_POWER:
-        return f"{n(0)} finds {TREASURE_TITLES[a[1]]}!"
+        return g(N_("{ship} finds {treasure}!")).format(ship=n(0),
+                                                        treasure=g(words.TREASURES[a[1]]))
     if code == E_FACE_DOWN:
-        return f"{n(0)} finds a face-down treasure card."
+        return g(N_("{ship} finds a face-down treasure card.")).format(ship=n(0))
     if code == E_FACE_DOWN_SEEN:
-        return f"{n(0)}'s face-down treasure is {TREASURE_TITLES[a[1]]}."
+        return g(N_("{ship}'s face-down treasure is {treasure}.")).format(
+            ship=n(0), treasure=g(words.TREASURES[a[1]]))
     if code == E_NO_TREASURE:
-        return f"{n(0)} finds the lair already looted."
+        return g(N_("{ship} finds the lair already looted.")).format(ship=n(0))
     if code == E_BATTLE:
-        return f"Battle! {n(0)} attacks {n(1)} on space {a[2]}."
+        return g(N_("battle! {ship} attacks {other} on space {space}.")).format(
+            ship=n(0), other=n(1), space=a[2])
     if code == E_POWDER:
-        return f"{n(0)} spends {a[1]} gunpowder."
+        return g(N_("{ship} spends {count} gunpowder.")).format(ship=n(0), count=a[1])
     if code == E_DIE:
         if a[1] == 5:
-            return f"{n(0)} rolls the star!"
-        return f"{n(0)} rolls {COMBAT_FACE_NAMES[a[1]]}: firepower {a[2]}."
+            return g(N_("{ship} rolls the star!")).format(ship=n(0))
+        return g(N_("{ship} rolls {face}: firepower {power}.")).format(
+            ship=n(0), face=g(words.COMBAT_FACES[a[1]]), power=a[2])
     if code == E_SABRE:
-        return f"{n(0)} uses Saran's Sabre: {n(1)} must roll again."
+        return g(N_("{ship} uses Saran's Sabre: {other} must roll again.")).format(
+            ship=n(0), other=n(1))
     if code == E_WIN:
-        return f"{n(0)} wins the battle against {n(1)}."
+        return g(N_("{ship} wins the battle against {other}.")).format(ship=n(0), other=n(1))
     if code == E_TIE:
-        return f"The battle between {n(0)} and {n(1)} is a tie: nothing happens."
+        return g(N_("the battle between {ship} and {other} is a tie: nothing happens.")).format(
+            ship=n(0), other=n(1))
     if code == E_TAKE:
-        return f"{n(0)} takes {amount(a[3], a[2])} from {n(1)}."
+        return g(N_("{ship} takes {amount} from {other}.")).format(
+            ship=n(0), amount=words.amount(a[3], a[2], t), other=n(1))
     if code == E_STEAL_POWER:
-        return f"{n(0)} steals {TREASURE_TITLES[a[2]]} from {n(1)}."
+        return g(N_("{ship} steals {treasure} from {other}.")).format(
+            ship=n(0), treasure=g(words.TREASURES[a[2]]), other=n(1))
     if code == E_STEAL_BLIND:
-        return f"{n(0)} steals a face-down treasure card from {n(1)}."
+        return g(N_("{ship} steals a face-down treasure card from {other}.")).format(
+            ship=n(0), other=n(1))
     if code == E_STEAL_SEEN:
-        return f"The card {n(0)} stole from {n(1)} is {TREASURE_TITLES[a[2]]}."
+        return g(N_("the card {ship} stole from {other} is {treasure}.")).format(
+            ship=n(0), other=n(1), treasure=g(words.TREASURES[a[2]]))
     if code == E_GIVE:
-        return f"{n(0)} gives {n(1)} a cursed treasure."
+        return g(N_("{ship} gives {other} a cursed treasure.")).format(ship=n(0), other=n(1))
     if code == E_GIVE_SEEN:
-        return f"The cursed treasure {n(0)} gave {n(1)} is {TREASURE_TITLES[a[2]]}."
+        return g(N_("the cursed treasure {ship} gave {other} is {treasure}.")).format(
+            ship=n(0), other=n(1), treasure=g(words.TREASURES[a[2]]))
     if code == E_OVERBOARD:
-        return f"The Ghost Ship throws {_overboard_words(a[0], a[1])} overboard."
+        return g(N_("the Ghost Ship throws {what} overboard.")).format(
+            what=_overboard(a[0], a[1], t))
     if code == E_NOTHING:
-        return f"{n(0)} takes nothing."
+        return g(N_("{ship} takes nothing.")).format(ship=n(0))
     if code == E_GHOST_DIRECTION:
-        why = ("it is alone in the lead", "it is alone in last place", "the Captain chooses")[a[1]]
-        return f"The Ghost Ship moves {'forward' if a[0] else 'backward'} ({why})."
+        why = g((N_("it is alone in the lead"), N_("it is alone in last place"),
+                 N_("the Captain chooses"))[a[1]])  # fmt: skip
+        if a[0]:
+            return g(N_("the Ghost Ship moves forward ({why}).")).format(why=why)
+        return g(N_("the Ghost Ship moves backward ({why}).")).format(why=why)
     if code == E_RESHUFFLE:
-        return f"{n(0)} shuffles the discard pile into a new draw pile."
+        return g(N_("{ship} shuffles the discard pile into a new draw pile.")).format(ship=n(0))
     if code == E_HAND_FULL:
-        return f"{n(0)} holds {a[1]} cards and draws none."
+        return g(N_("{ship} holds {count} cards and draws none.")).format(ship=n(0), count=a[1])
     if code == E_GAME_END:
-        reason = "a ship finished the race" if a[0] == 0 else f"the {a[0]}-round limit was reached"
-        return f"The game ends: {reason}."
+        if a[0] == 0:
+            return g(N_("the game ends: a ship finished the race."))
+        return g(N_("the game ends: the {limit}-round limit was reached.")).format(limit=a[0])
     return EVENT_NAMES[code]
 
 
-def _overboard_words(kind: int, what: int) -> str:
+def _overboard(kind: int, what: int, t: Translations) -> str:
     if kind == 0:  # resources: what = resource type
-        return f"the stolen {RESOURCE_NAMES[what]}"
+        return t.gettext(words.STOLEN[what])
     if kind == 1:
-        return TREASURE_TITLES[what]
-    return "a face-down treasure card"
+        return t.gettext(words.TREASURES[what])
+    return t.gettext(N_("a face-down treasure card"))

@@ -1,0 +1,77 @@
+"""The rules' words, marked for translation (issue 26). The rules core speaks English; each of its
+messages goes through a `gettext`-like object (`gettext.NullTranslations()` by default, which
+keeps English), so that the edge can pass a language's catalog instead. `N_` and `P_` only mark
+messages for `jamaica i18n extract`. Standard library only, no I/O.
+"""
+
+from __future__ import annotations
+
+import gettext
+from typing import Final, Protocol
+
+from .data import PORT, SEA, SPACE_COST, SPACE_TYPE
+
+
+def N_(message: str) -> str:
+    return message
+
+
+def P_(one: str, many: str) -> tuple[str, str]:
+    """A message with a plural (`{n}` is the count)."""
+    return one, many
+
+
+class Translations(Protocol):
+    def gettext(self, message: str, /) -> str: ...
+    def ngettext(self, one: str, many: str, n: int, /) -> str: ...
+
+
+ENGLISH: Final[Translations] = gettext.NullTranslations()
+
+RESOURCES: Final = {
+    1: P_("{n} food", "{n} food"),
+    2: P_("{n} gunpowder", "{n} gunpowder"),
+    3: P_("{n} doubloon", "{n} doubloons"),
+}
+CARD_WORDS: Final = {"food": N_("Food"), "gun": N_("Gunpowder"), "gold": N_("Doubloons"),
+                     "fwd": N_("Forward"), "back": N_("Backward")}  # fmt: skip
+SPACE_KINDS: Final = (N_("Port Royal"), N_("sea"), N_("port"), N_("lair"))
+TREASURES: Final = (
+    N_("Morgan's Map"), N_("Saran's Sabre"), N_("Lady Beth"), N_("6th Hold"),
+    N_("a +3 treasure"), N_("a +5 treasure"), N_("a +7 treasure"),
+    N_("a -2 cursed treasure"), N_("a -3 cursed treasure"), N_("a -4 cursed treasure"),
+)  # fmt: skip
+COMBAT_FACES: Final = ("2", "4", "6", "8", "10", N_("star"))
+SHORTAGES: Final = (N_("port"), N_("sea"), N_("lair"), N_("stay"))
+STOLEN: Final = {1: N_("the stolen food"), 2: N_("the stolen gunpowder"),
+                 3: N_("the stolen doubloons")}  # fmt: skip
+GHOST: Final = N_("the Ghost Ship")
+
+
+def amount(count: int, resource: int, t: Translations = ENGLISH) -> str:
+    """ "1 doubloon", "3 doubloons", "2 food", "1 gunpowder"."""
+    one, many = RESOURCES[resource]
+    return t.ngettext(one, many, count).format(n=count)
+
+
+def hold(h: int, t: Translations = ENGLISH) -> str:
+    return t.gettext(N_("the 6th Hold")) if h == 5 else t.gettext(N_("hold {k}")).format(k=h + 1)
+
+
+def space(s: int, t: Translations = ENGLISH) -> str:
+    kind = SPACE_TYPE[s]
+    if kind == PORT:
+        return t.gettext(N_("space {space} (a {cost}-doubloon port)")).format(space=s,
+                                                                           cost=SPACE_COST[s])
+    if kind == SEA:
+        return t.gettext(N_("space {space} (a {cost}-food sea space)")).format(space=s,
+                                                                            cost=SPACE_COST[s])
+    return t.gettext(N_("space {space} ({kind})")).format(space=s,
+                                                         kind=t.gettext(SPACE_KINDS[kind]))
+
+
+def card(name: str, t: Translations = ENGLISH) -> str:
+    """An action card: "fwd-gun" → "Forward / Gunpowder"."""
+    morning, evening = name.split("-")
+    return t.gettext(N_("{morning} / {evening}")).format(
+        morning=t.gettext(CARD_WORDS[morning]), evening=t.gettext(CARD_WORDS[evening]))
