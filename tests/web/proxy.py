@@ -80,6 +80,8 @@ http {{
         return f"http://127.0.0.1:{self.port}"
 
     def stop(self) -> None:
+        """Stop nginx and delete its folder (its configuration, logs and temporary files)."""
         if self.proc.poll() is None:
             self.proc.terminate()
             self.proc.wait(10)
+        shutil.rmtree(self.folder, ignore_errors=True)
