@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 STATIC = Path(__file__).parents[2] / "src" / "jamaica" / "web" / "static"
-PAGES = ["index.html", "player.html", "ladder.html"]
-SCRIPTS = ["lobby.js", "profile.js", "ladder.js", "ratings.js", "i18n.js"]
+PAGES = ["index.html", "player.html", "ladder.html", "rules.html"]
+SCRIPTS = ["lobby.js", "profile.js", "ladder.js", "ratings.js", "i18n.js", "help.js", "rules.js"]
 NOT_WORDS = {"Jamaica", "English", "Français", "#", "→", "★", "2021"}
 # Names are names in every language: the pirates a new table's seats are called after.
 NAMES = {"Anne Bonny", "Mary Read", "John Rackham", "Olivier Levasseur", "Samuel Bellamy",
@@ -64,7 +64,8 @@ def test_every_text_of_the_page_is_marked(page: str) -> None:
     assert parser.unmarked == []
 
 
-_MARKED = re.compile(r"\b(?:t|tr)\(\s*(\"(?:[^\"\\]|\\.)*\"|`[^`]*`)|\bn\(\s*(\"(?:[^\"\\]|\\.)*\")"
+_MARKED = re.compile(r"\b(?:t|tr|N_)\(\s*(\"(?:[^\"\\]|\\.)*\"|`[^`]*`)"
+                     r"|\bn\(\s*(\"(?:[^\"\\]|\\.)*\")"
                      r"\s*,\s*(\"(?:[^\"\\]|\\.)*\")")  # fmt: skip
 _STRING = re.compile(r"\"((?:[^\"\\]|\\.)*)\"|`([^`]*)`")
 

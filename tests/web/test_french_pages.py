@@ -94,3 +94,27 @@ def test_the_chooser_switches_language_and_an_english_reader_reads_english(
     assert english.evaluate("document.documentElement.lang") == "en"
     assert english.locator("#lang").input_value() == "en"
     english.context.close()
+
+
+def test_the_rules_read_in_french_and_in_english(server: Server, browser: Any) -> None:
+    """The rules (issue 26, item 4) as a page of their own, linked from the lobby: the same
+    screens as the table's help, in the reader's language."""
+    for w, h in SIZES.values():
+        ctx = browser.new_context(viewport={"width": w, "height": h}, locale="fr-FR")
+        page = ctx.new_page()
+        page.goto(server.url + "/")
+        page.click("#rules-link:has-text('Comment jouer')")
+        page.wait_for_selector("#rules h2")
+        headings = page.locator("#rules h2").all_inner_texts()
+        assert headings[:2] == ["La course", "Cartes et symboles"] and "Abordages" in headings
+        text = page.inner_text("#rules")
+        assert "le Vaisseau fantôme" in text.lower() or "Vaisseau fantôme" in text
+        assert f"Pénurie{NNBSP}:" in text and "repaire de pirates" in text
+        _nothing_cut(page)
+        screenshot(page, f"fr-rules-{w}x{h}")
+        ctx.close()
+    english = browser.new_context(locale="en-US").new_page()
+    english.goto(server.url + "/rules")
+    english.wait_for_selector("#rules h2")
+    assert english.locator("#rules h2").first.inner_text() == "The race"
+    english.context.close()

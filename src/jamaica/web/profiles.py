@@ -98,6 +98,7 @@ class Profiles:
         return [
             Route("/player/{player_id}", self.page("player.html")),
             Route("/ladder", self.page("ladder.html")),
+            Route("/rules", self.page("rules.html")),
             Route("/api/players/{player_id}", self.player),
             Route("/api/players/{player_id}/versus/{other_id}", self.versus),
             Route("/api/ladder", self.ladder),
