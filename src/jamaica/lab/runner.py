@@ -13,6 +13,7 @@ from ..rules.actions import CAPTAIN, TREASURE
 from ..rules.board import DIST_TO_FINISH
 from ..rules.data import TREASURE_NAMES
 from ..rules.events import E_BATTLE, E_MOVE, E_SHORTAGE
+from ..rules.scoring import rank_key
 
 # The three forks: (merge space, outer lane spaces, inner channel spaces).
 FORKS = ((15, range(7, 13), (13, 14)), (28, range(20, 26), (26, 27)), (41, range(33, 39), (39, 40)))
@@ -45,7 +46,7 @@ def game_seed(base: int, game: int) -> int:
 
 
 def _ranks(s: State) -> list[float]:
-    key = [(-sc.total, s.moves_left(k)) for k, sc in enumerate(s.scores())]
+    key = [rank_key(s, k) for k in range(s.ns)]
     ranks = []
     for k in range(s.ns):
         better = sum(1 for j in range(s.ns) if key[j] < key[k])

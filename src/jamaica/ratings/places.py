@@ -1,7 +1,7 @@
 """The places of a finished game's players, as the engine ranks them (RULES §9, R8).
 
-The engine decides the order: the highest total first (`State.scores()`), and between equal totals
-the ship furthest along, fewest moves left to finish (`State.moves_left`, R8) — the order in which
+The engine decides the order (`rules.scoring.rank_key`): the highest total first, and between
+equal totals the ship furthest along, fewest moves left to finish (R8) — the order in which
 `State.winners()` picks the winners. Ships still equal share a place, and the next place is
 skipped (1, 2, 2, 4), as the end screen shows them. The Ghost Ship is not a player: it is left out
 and the players keep their order among themselves.
@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from ..rules import State
+from ..rules.scoring import rank_key
 from .model import RatingError
 
 
@@ -33,8 +34,7 @@ def places_of(state: State, abandoned: Collection[int] = ()) -> list[int]:
         raise RatingError(f"abandoned seats are players' seats 0 to {n - 1}, not {bad[0]!r}")
     if len(set(abandoned)) == n:
         raise RatingError("every player abandoned the game: there is nobody to rank")
-    scores = state.scores()
-    keys = [(-scores[k].total, state.moves_left(k)) for k in range(n)]
+    keys = [rank_key(state, k) for k in range(n)]
     stayed = [k for k in range(n) if k not in abandoned]
     kept = dict(zip(stayed, competition_places([keys[k] for k in stayed]), strict=True))
     return [kept.get(k, len(stayed) + 1) for k in range(n)]

@@ -37,11 +37,14 @@ def score(s: BaseState, ship: int) -> Score:
     return Score(position_score(s.pos[ship], s.lap[ship]), gold, treasures)
 
 
+def rank_key(s: BaseState, ship: int) -> tuple[int, int]:
+    """A ship's place in the ranking as a key, smaller ahead: the highest total, then furthest
+    along (fewest moves left, R8). Equal keys share a place."""
+    return -score(s, ship).total, moves_left(s.pos[ship], s.lap[ship])
+
+
 def winners(s: BaseState) -> list[int]:
     """Highest total; tie: furthest along (fewest moves left, R8); still tied: all of them."""
-    totals = [score(s, k).total for k in range(s.ns)]
-    best = max(totals)
-    tied = [k for k in range(s.ns) if totals[k] == best]
-    left = {k: moves_left(s.pos[k], s.lap[k]) for k in tied}
-    nearest = min(left.values())
-    return [k for k in tied if left[k] == nearest]
+    keys = [rank_key(s, k) for k in range(s.ns)]
+    best = min(keys)
+    return [k for k in range(s.ns) if keys[k] == best]
