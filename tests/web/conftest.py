@@ -20,6 +20,16 @@ def server(tmp_path: Path) -> Iterator[Server]:
         srv.stop()
 
 
+@pytest.fixture
+def rated_server(tmp_path: Path) -> Iterator[Server]:
+    """A server whose ladder lists a player from their first rated game (issue 25's tests)."""
+    srv = Server(tmp_path / "rated.db", args=("--ladder-games", "1")).start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
 CHROMIUM = os.environ.get("JAMAICA_CHROMIUM", "/usr/bin/chromium")
 ARGS = [
     *("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run"),

@@ -18,3 +18,9 @@ def screenshot(page: Any, name: str, doc: str | None = None) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
     if doc is not None and os.environ.get("JAMAICA_DOC_SHOTS"):
         page.screenshot(path=str(DOCS / f"{doc}.png"))
+
+
+def fits_screen(page: Any) -> None:
+    """Nothing on the page is wider than the screen (no sideways scrolling)."""
+    wide = page.evaluate("document.scrollingElement.scrollWidth - window.innerWidth")
+    assert wide <= 0, f"the page is {wide} px wider than the screen"

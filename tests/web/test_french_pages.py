@@ -5,14 +5,12 @@ English browser at the same server reads English."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from .server import Server
-from .shots import screenshot
+from .shots import fits_screen, screenshot
 from .test_rated import _rated, play_out
 
 SIZES = {"laptop": (1280, 800), "phone": (390, 844)}
@@ -20,16 +18,12 @@ NNBSP = "\u202f"
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    s = Server(tmp_path / "fr.db", args=("--ladder-games", "1"))
-    s.start()
-    yield s
-    s.stop()
+def server(rated_server: Server) -> Server:
+    return rated_server
 
 
 def _nothing_cut(page: Any) -> None:
-    wide = page.evaluate("document.scrollingElement.scrollWidth - window.innerWidth")
-    assert wide <= 0, f"the page is {wide} px wider than the screen"
+    fits_screen(page)
     cut = page.evaluate("""() => [...document.querySelectorAll('button, label, h2, summary, th')]
         .filter((e) => e.offsetParent !== null && !e.closest('.sr-only'))
         .filter((e) => e.scrollWidth > e.clientWidth + 1)

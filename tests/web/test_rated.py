@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,11 +17,8 @@ ME_AND_OPEN = [{"kind": "me", "name": ""}, {"kind": "open", "name": ""}]
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    s = Server(tmp_path / "rated.db", args=("--ladder-games", "1"))
-    s.start()
-    yield s
-    s.stop()
+def server(rated_server: Server) -> Server:
+    return rated_server
 
 
 def _rated(server: Server, key: str | None, **more: Any) -> tuple[int, Any]:

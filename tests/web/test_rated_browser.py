@@ -6,30 +6,20 @@ overflows on a phone."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from .server import Server
-from .shots import screenshot
+from .shots import fits_screen, screenshot
 from .test_rated import _rated, play_out
 
 SIZES = {"desk": (1280, 800), "phone": (390, 844)}
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    s = Server(tmp_path / "rated.db", args=("--ladder-games", "1"))
-    s.start()
-    yield s
-    s.stop()
-
-
-def _fits(page: Any) -> None:
-    wide = page.evaluate("document.scrollingElement.scrollWidth - window.innerWidth")
-    assert wide <= 0, f"the page is {wide} px wider than the screen"
+def server(rated_server: Server) -> Server:
+    return rated_server
 
 
 def test_players_see_their_ratings_profiles_and_the_ladder(server: Server, browser: Any) -> None:
@@ -83,11 +73,11 @@ def test_players_see_their_ratings_profiles_and_the_ladder(server: Server, brows
         assert set(names) == {"Ann Bonny", "Mary Read"}
         bots = page.locator("#bots td:first-child").all_inner_texts()
         assert {"easy", "medium", "hard"} <= set(bots)
-        _fits(page)
+        fits_screen(page)
         screenshot(page, f"rated-ladder-{w}x{h}")
         page.goto(f"{server.url}/player/{ben['id']}")
         page.wait_for_selector("#recent td")
-        _fits(page)
+        fits_screen(page)
         screenshot(page, f"rated-profile-{w}x{h}")
         text = page.inner_text("body") + json.dumps(bodies)
         tokens = [s["token"] for s in made["seats"] if s["token"]]

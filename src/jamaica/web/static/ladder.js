@@ -1,20 +1,9 @@
 // The ladder of an edition: the best players with enough rated games, and the bots' measured
 // ratings on the same scale.
-import { el } from "/static/common.js";
 import { loadWords, n, t } from "/static/i18n.js";
-import { levelName, profileLink, ratingBadge } from "/static/ratings.js";
+import { levelName, profileLink, ratingBadge, row } from "/static/ratings.js";
 
 const $ = (id) => document.getElementById(id);
-
-function row(cells, head = false) {
-  const tr = el("tr");
-  for (const c of cells) {
-    const cell = el(head ? "th" : "td");
-    if (c instanceof Node) cell.appendChild(c); else cell.textContent = String(c);
-    tr.appendChild(cell);
-  }
-  return tr;
-}
 
 async function show(edition) {
   for (const b of document.querySelectorAll("[data-edition]")) b.setAttribute("aria-pressed", String(b.dataset.edition === edition));

@@ -3,7 +3,7 @@
 // head-to-head against anyone they have played. Only public results: names, places, scores.
 import { el } from "/static/common.js";
 import { day, fmt, loadWords, n, t } from "/static/i18n.js";
-import { editionName, levelName, profileLink, ratingBadge } from "/static/ratings.js";
+import { editionName, levelName, profileLink, ratingBadge, row } from "/static/ratings.js";
 
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
@@ -57,16 +57,6 @@ function drawRatings(d) {
     if (r.history.length) part.appendChild(chart(r.history, t("{name}: rating ({edition}) after each rated game", { name: d.name, edition: editionName(edition) })));
     return part;
   }));
-}
-
-function row(cells, head = false) {
-  const tr = el("tr");
-  for (const c of cells) {
-    const cell = el(head ? "th" : "td");
-    if (c instanceof Node) cell.appendChild(c); else cell.textContent = String(c);
-    tr.appendChild(cell);
-  }
-  return tr;
 }
 
 function drawCounts(d) {

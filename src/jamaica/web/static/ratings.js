@@ -32,6 +32,17 @@ export function levelName(level) {
   return names[level] || level;
 }
 
+/** A table row of cells (text, or elements); `head`: header cells. */
+export function row(cells, head = false) {
+  const tr = el("tr");
+  for (const c of cells) {
+    const cell = el(head ? "th" : "td");
+    if (c instanceof Node) cell.appendChild(c); else cell.textContent = String(c);
+    tr.appendChild(cell);
+  }
+  return tr;
+}
+
 /** A player's name linking to their profile. */
 export function profileLink(id, name) {
   return el("a", { href: `/player/${encodeURIComponent(id)}`, class: "plink" }, name);
