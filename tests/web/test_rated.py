@@ -173,3 +173,32 @@ def test_a_player_who_leaves_a_rated_game_is_rated_last(
         assert ratings[ann["id"]] > ratings[ben["id"]]
     finally:
         server.stop()
+
+
+def test_a_burst_of_profile_and_ladder_reads_is_answered_and_bounded(server: Server) -> None:
+    """A hostile reader's burst of the new read endpoints: each is answered (the data, or 503
+    with Retry-After when the few readers are busy for long), none waits unbounded, and a
+    player's request right after is answered at once."""
+    import concurrent.futures
+    import urllib.error
+    import urllib.request
+
+    ann = server.player("Ann")
+
+    def get(path: str) -> tuple[int, float]:
+        start = time.monotonic()
+        try:
+            with urllib.request.urlopen(server.url + path, timeout=30) as r:
+                return r.status, time.monotonic() - start
+        except urllib.error.HTTPError as e:
+            assert e.code == 404 or (e.code == 503 and e.headers["Retry-After"])
+            return e.code, time.monotonic() - start
+
+    paths = [f"/api/players/{ann['id']}", "/api/ladder?edition=2021",
+             f"/api/players/{ann['id']}/versus/{ann['id']}x"] * 40  # fmt: skip
+    with concurrent.futures.ThreadPoolExecutor(40) as pool:
+        answers = list(pool.map(get, paths))
+    assert {status for status, _ in answers} <= {200, 404, 503}
+    assert max(took for _, took in answers) < 10  # 5 s of waiting for a reader, at the most
+    assert get(f"/api/players/{ann['id']}")[0] == 200
+    assert server.get("/api/me", ann["key"])["name"] == "Ann"
