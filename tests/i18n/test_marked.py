@@ -12,13 +12,16 @@ from pathlib import Path
 import pytest
 
 STATIC = Path(__file__).parents[2] / "src" / "jamaica" / "web" / "static"
-PAGES = ["index.html", "player.html", "ladder.html", "rules.html"]
-SCRIPTS = ["lobby.js", "profile.js", "ladder.js", "ratings.js", "i18n.js", "help.js", "rules.js"]
+PAGES = ["index.html", "player.html", "ladder.html", "rules.html", "table.html", "replay.html"]
+SCRIPTS = ["lobby.js", "profile.js", "ladder.js", "ratings.js", "i18n.js", "help.js", "rules.js",
+           "table.js", "board.js", "boardview.js", "panels.js", "question.js", "log.js", "seats.js",
+           "chat.js", "rematch.js", "pacing.js", "words.js", "replay.js", "icons.js", "common.js",
+           "player.js"]  # fmt: skip
 NOT_WORDS = {"Jamaica", "English", "Français", "#", "→", "★", "2021"}
 # Names are names in every language: the pirates a new table's seats are called after.
 NAMES = {"Anne Bonny", "Mary Read", "John Rackham", "Olivier Levasseur", "Samuel Bellamy",
          "Edward Drummond"}  # fmt: skip
-CSS = (STATIC / "style.css").read_text("utf-8")
+CSS = (STATIC / "style.css").read_text("utf-8") + (STATIC / "board.css").read_text("utf-8")
 # Strings that are code, not words: CSS classes and selectors, ids, attributes, URLs, formats.
 CODE = re.compile(r"^[-\w.#:/?=&${}()\[\]\"' ,>*+@%]*$")
 

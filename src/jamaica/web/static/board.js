@@ -14,7 +14,10 @@
 //   trackPath(layout, from, to, steps) -> [space]   the spaces a move passes through
 //   shipColor(ship, ghost) -> "#rrggbb";  inkOn(colour) -> "#000000" or "#ffffff"
 
+import { n, t } from "/static/i18n.js";
+
 const NS = "http://www.w3.org/2000/svg";
+const N_ = (s) => s; // marks a message for the catalogs; t() translates it when shown
 // Six ship colours chosen to stay apart for every colour vision: any two differ by a CIEDE2000
 // distance of at least 30 with normal sight and at least 19 as a protanope, a deuteranope or a
 // tritanope sees them (tests/web/test_ship_colours.py simulates each); in seat order, the first
@@ -23,7 +26,7 @@ const NS = "http://www.w3.org/2000/svg";
 // by its colour alone: its letters are on its sail, or on its pawn on a crowded space.
 export const PALETTE = ["#2222dd", "#f5dd11", "#7a5500", "#77eedd", "#ee4477", "#8899ff"];
 export const GHOST_COLOUR = "#111111";
-const PALETTE_NAMES = ["blue", "yellow", "brown", "aqua", "rose", "lavender"];
+const PALETTE_NAMES = [N_("blue"), N_("yellow"), N_("brown"), N_("aqua"), N_("rose"), N_("lavender")];
 
 function el(tag, attrs = {}, text = null) {
   const e = document.createElementNS(NS, tag);
@@ -42,7 +45,7 @@ export function shipColor(ship, ghost = false) {
 }
 
 export function colourName(ship, ghost = false) {
-  return ghost ? "black" : PALETTE_NAMES[ship % PALETTE.length];
+  return ghost ? t("black") : t(PALETTE_NAMES[ship % PALETTE.length]);
 }
 
 function luminance(hex) {
@@ -64,8 +67,13 @@ export function inkOn(colour) {
   return contrast(colour, "#ffffff") >= contrast(colour, "#000000") ? "#ffffff" : "#000000";
 }
 
+// A name without its article: "the Ghost Ship" (or its name in the reader's language) → "Ghost Ship".
+function bare(name) {
+  return String(name) === t("the Ghost Ship") ? t("Ghost Ship") : String(name).replace(/^the\s+/i, "");
+}
+
 export function initials(name) {
-  const words = String(name).replace(/^the\s+/i, "").split(/\s+/).filter(Boolean);
+  const words = bare(name).split(/\s+/).filter(Boolean);
   return words.slice(0, 2).map((w) => [...w][0]).join("").toUpperCase() || "?";
 }
 
@@ -79,7 +87,7 @@ export function shipLetters(names) {
   return first.map((t, i) => {
     if (!shared(t)) return t;
     const head = [...t][0];
-    const letters = [...String(names[i]).replace(/^the\s+/i, "").toUpperCase()].slice(1)
+    const letters = [...bare(names[i]).toUpperCase()].slice(1)
       .filter((c) => /[\p{L}\p{N}]/u.test(c));
     const pick = letters.map((c) => head + c).find((two) => !used.has(two)) ?? head + String(i + 1);
     used.add(pick);
@@ -197,7 +205,7 @@ function foodIcon(x, y) {
 }
 
 function coinIcon(x, y) {
-  const g = el("g", { class: "board-icon coin", transform: `translate(${r1(x)},${r1(y)})` });
+  const g = el("g", { class: ["board-icon", "coin"].join(" "), transform: `translate(${r1(x)},${r1(y)})` });
   g.appendChild(el("circle", { class: "board-coin", r: 8 }));
   g.appendChild(el("circle", { class: "board-coin-rim", r: 5 }));
   return g;
@@ -236,25 +244,27 @@ function rockPath(id, x, y, r) {
 // --- descriptions -------------------------------------------------------------------------------
 
 function costText(s) {
-  if (s.shape === "circle") return `costs ${s.cost} food`;
-  if (s.shape === "square") return `costs ${s.cost} doubloon${s.cost === 1 ? "" : "s"}`;
-  return "costs nothing";
+  if (s.shape === "circle") return t("costs {cost} food", { cost: s.cost });
+  if (s.shape === "square") return n("costs {n} doubloon", "costs {n} doubloons", s.cost);
+  return t("costs nothing");
 }
 
 function scoreText(layout, s) {
-  if (s.shape === "harbour") return `a ship that finishes here scores ${layout.finish_score ?? 15}`;
-  if (s.score !== null && s.score !== undefined) return `scores ${s.score} at the end`;
-  return `scores ${String(layout.no_score ?? -5).replace("-", "−")} at the end (before the red line)`;
+  if (s.shape === "harbour") return t("a ship that finishes here scores {score}", { score: layout.finish_score ?? 15 });
+  if (s.score !== null && s.score !== undefined) return t("scores {score} at the end", { score: s.score });
+  return t("scores {score} at the end (before the red line)", { score: String(layout.no_score ?? -5).replace("-", "−") });
 }
 
 function describeSpace(layout, s, ships, names, tokens, hint) {
-  const kind = { harbour: "Port Royal, start and finish", circle: "Sea", square: "Port", rock: "Pirate lair" }[s.shape];
-  const where = s.lane === "outer" ? `, fork ${s.fork} outer lane` : s.lane === "inner" ? `, fork ${s.fork} inner channel` : "";
-  const parts = [s.shape === "harbour" ? kind : `Space ${s.id}: ${kind}${where}`];
+  const kind = { harbour: t("Port Royal, start and finish"), circle: t("Sea"), square: t("Port"), rock: t("Pirate lair") }[s.shape];
+  const lane = s.lane === "outer" ? t("fork {fork} outer lane", { fork: s.fork }) : s.lane === "inner" ? t("fork {fork} inner channel", { fork: s.fork }) : "";
+  const what = lane ? [kind, lane].join(", ") : kind;
+  const parts = [s.shape === "harbour" ? kind : t("Space {space}: {kind}", { space: s.id, kind: what })];
   if (s.shape !== "harbour") parts.push(costText(s));
-  if (s.shape === "rock") parts.push(tokens.has(s.id) ? "a treasure token lies here" : "no treasure token left");
+  if (s.shape === "rock") parts.push(tokens.has(s.id) ? t("a treasure token lies here") : t("no treasure token left"));
   parts.push(scoreText(layout, s));
-  parts.push(ships.length ? "here: " + ships.map((sh) => names[sh.ship] ?? `ship ${sh.ship + 1}`).join(", ") : "no ship here");
+  const here = ships.map((sh) => names[sh.ship] ?? t("ship {k}", { k: sh.ship + 1 })).join(", ");
+  parts.push(ships.length ? t("here: {ships}", { ships: here }) : t("no ship here"));
   if (hint) parts.push(hint);
   return parts.join("; ") + ".";
 }
@@ -302,8 +312,8 @@ function drawStatic(svg, layout) {
   const red = layout.red_line;
   if (red) {
     const line = el("g", { class: "board-red-line", role: "img",
-      "aria-label": "The red line: a ship that has not crossed it at the end scores −5" });
-    line.appendChild(el("title", {}, "The red line: a ship still before it at the end scores −5"));
+      "aria-label": t("The red line: a ship that has not crossed it at the end scores −5") });
+    line.appendChild(el("title", {}, t("The red line: a ship still before it at the end scores −5")));
     line.appendChild(el("path", { class: "board-red-line-halo", d: red.path }));
     line.appendChild(el("path", { class: "board-red-line-stroke", d: red.path }));
     const [lx, ly] = red.label_at;
@@ -377,7 +387,7 @@ function drawSpace(layout, s, ctx) {
   const { tokens, targets, hints, here, names, onPick } = ctx;
   const isTarget = targets.has(s.id);
   const hint = hints[s.id] ?? hints[String(s.id)] ?? null;
-  const g = el("g", { id: `space-${s.id}`, class: `space board-space ${s.shape === "harbour" ? "pr" : { circle: "sea", square: "port", rock: "lair" }[s.shape]}`,
+  const g = el("g", { id: `space-${s.id}`, class: `${["space", "board-space"].join(" ")} ${s.shape === "harbour" ? "pr" : { circle: "sea", square: "port", rock: "lair" }[s.shape]}`,
     "data-space": s.id });
   const label = describeSpace(layout, s, here, names, tokens, hint);
   g.appendChild(el("title", {}, label));
@@ -391,7 +401,7 @@ function drawSpace(layout, s, ctx) {
     g.classList.add("target");
     g.setAttribute("tabindex", "0");
     g.setAttribute("role", "button");
-    g.setAttribute("aria-label", `Move here: ${label}`);
+    g.setAttribute("aria-label", t("Move here: {space}", { space: label }));
     const pick = () => onPick(s.id);
     g.addEventListener("click", pick);
     g.addEventListener("keydown", (ev) => {
@@ -400,7 +410,7 @@ function drawSpace(layout, s, ctx) {
   } else {
     if (isTarget) g.classList.add("preview");
     g.setAttribute("role", "img");
-    g.setAttribute("aria-label", isTarget ? `A possible destination: ${label}` : label);
+    g.setAttribute("aria-label", isTarget ? t("A possible destination: {space}", { space: label }) : label);
   }
   const { x, y } = s;
   // the printed numbers and icons: a layer of their own, above the last moves' trails
@@ -408,7 +418,7 @@ function drawSpace(layout, s, ctx) {
   if (s.shape === "harbour") {
     g.appendChild(el("rect", { class: "board-space-shape board-harbour", x: x - s.w / 2, y: y - s.h / 2, width: s.w, height: s.h, rx: s.rx ?? 12 }));
     g.appendChild(el("path", { class: "board-quay", d: `M${x - s.w / 2 + 8},${y - s.h / 2 + 33} H${x + s.w / 2 - 8}` }));
-    m.appendChild(el("text", { class: "board-pr-name", x: x + 12, y: y - s.h / 2 + 18 }, "Port Royal"));
+    m.appendChild(el("text", { class: "board-pr-name", x: x + 12, y: y - s.h / 2 + 18 }, t("Port Royal")));
     const bx = x - s.w / 2 + 14, by = y - s.h / 2 - 6;
     m.appendChild(el("path", { class: "board-pr-star", d: starPath(bx, by, 21, 13.5) }));
     m.appendChild(el("text", { class: "board-pr-score", x: bx, y: by + 1 }, String(layout.finish_score ?? 15)));
@@ -460,7 +470,7 @@ function boardSvg(target, layout) {
   if (svg.__boardLayout !== layout) {
     svg.replaceChildren();
     svg.setAttribute("viewBox", layout.viewBox || `0 0 ${layout.width} ${layout.height}`);
-    svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
+    // (preserveAspectRatio: its default, xMidYMid meet)
     svg.classList.add("board");
     svg.setAttribute("role", "group");
     svg.setAttribute("aria-roledescription", "board");
@@ -482,10 +492,11 @@ export function drawBoard(target, layout, view, names = [], options = {}) {
   const hints = options.hints || {};
   const focused = document.activeElement && svg.contains(document.activeElement)
     ? document.activeElement.getAttribute("data-space") : null;
-  const nameOf = (k) => names[k] ?? ships[k]?.name ?? `Ship ${k + 1}`;
+  const nameOf = (k) => names[k] ?? ships[k]?.name ?? t("Ship {k}", { k: k + 1 });
   const allNames = ships.map((sh) => nameOf(sh.ship));
-  const lettersOf = new Map(shipLetters(allNames).map((t, i) => [ships[i].ship, t]));
-  svg.setAttribute("aria-label", "The board: " + ships.map((sh) => `${nameOf(sh.ship)} on ${sh.space === 0 ? "Port Royal" : "space " + sh.space}`).join(", "));
+  const lettersOf = new Map(shipLetters(allNames).map((letters, i) => [ships[i].ship, letters]));
+  const onSpace = (name, space) => (space === 0 ? t("{name} on Port Royal", { name }) : t("{name} on space {space}", { name, space }));
+  svg.setAttribute("aria-label", t("The board: {ships}", { ships: ships.map((sh) => onSpace(nameOf(sh.ship), sh.space)).join(", ") }));
 
   const byspace = new Map();
   for (const sh of ships) {
@@ -517,7 +528,8 @@ export function drawBoard(target, layout, view, names = [], options = {}) {
       const { x, y, s: k, font, r, pawn } = at[i];
       const g = el("g", { class: "ship board-ship" + (sh.ghost ? " ghost" : "") + (pawn ? " pawn" : ""), "data-ship": sh.ship, "data-space": space,
         "data-x": r1(x), "data-y": r1(y), "data-s": r1(k * 100) / 100, transform: `translate(${r1(x)},${r1(y)}) scale(${r1(k * 100) / 100})` });
-      g.appendChild(el("title", {}, `${nameOf(sh.ship)} (${colourName(sh.ship, sh.ghost)}, ${lettersOf.get(sh.ship)}), ${space === 0 ? "in Port Royal" : "on space " + space}`));
+      const who = `${nameOf(sh.ship)} (${colourName(sh.ship, sh.ghost)}, ${lettersOf.get(sh.ship)})`;
+      g.appendChild(el("title", {}, space === 0 ? t("{ship}, in Port Royal", { ship: who }) : t("{ship}, on space {space}", { ship: who, space })));
       g.appendChild(pawn ? pawnShape(colour, letters[i], sh.ghost, r, font)
         : shipShape(colour, letters[i], sh.ghost, r1(font / (r1(k * 100) / 100))));
       if (targets.has(space) && options.onPick) {  // a ship on a destination: a click picks it too
@@ -636,7 +648,7 @@ function drawLegend(layer, layout, ships, nameOf, captain, lettersOf) {
   const L = layout.legend;
   if (!L || !ships.length) return;
   const h = 12 + ships.length * L.row + 6;
-  const g = el("g", { class: "board-legend-box", role: "list", "aria-label": "Ships and their colours" });
+  const g = el("g", { class: "board-legend-box", role: "list", "aria-label": t("Ships and their colours") });
   layer.appendChild(g);
   g.appendChild(el("rect", { class: "board-legend-paper", x: L.x, y: L.y, width: L.w, height: h, rx: 10 }));
   ships.forEach((sh, i) => {
@@ -652,7 +664,7 @@ function drawLegend(layer, layout, ships, nameOf, captain, lettersOf) {
     row.appendChild(text);
     const room = L.w - 48 - 10;
     if (sh.ship === captain) {
-      const mark = el("tspan", { class: "board-legend-captain" }, " (captain)");
+      const mark = el("tspan", { class: "board-legend-captain" }, " " + t("(captain)"));
       text.appendChild(mark);
       const markWidth = textWidth(mark, 84);
       fitText(text, full, room - markWidth);  // (this takes the mark out)
@@ -660,13 +672,14 @@ function drawLegend(layer, layout, ships, nameOf, captain, lettersOf) {
     } else {
       fitText(text, full, room);
     }
-    row.appendChild(el("title", {}, `${full}: ${colourName(sh.ship, sh.ghost)} ship, ${lettersOf.get(sh.ship)}${sh.ship === captain ? ", the captain" : ""}`));
+    const said = { name: full, colour: colourName(sh.ship, sh.ghost), letters: lettersOf.get(sh.ship) };
+    row.appendChild(el("title", {}, sh.ship === captain ? t("{name}: {colour} ship, {letters}, the captain", said) : t("{name}: {colour} ship, {letters}", said)));
   });
 }
 
 // --- moveShip ---------------------------------------------------------------------------------------
 
-const reduceMotion = () => typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
+const reduceMotion = () => typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion:reduce)").matches;
 
 // Glide `ship`'s token along `path` (a list of spaces; two spaces are filled in along the track),
 // space by space, ending where drawBoard put it. Call it after drawBoard drew the ship on its new

@@ -3,6 +3,7 @@
 // characters sent on Enter, and the server's refusals (a flood) shown under the field, the refused
 // line put back in the field to send again.
 import { el } from "/static/common.js";
+import { fetchIn, t } from "/static/i18n.js";
 
 export const MAX_CHAT = 300;
 const HIDE_KEY = "jamaica.hideSpectators";
@@ -20,7 +21,7 @@ export function chatLine(m) {
   const time = clockTime(m.at);
   if (time) p.appendChild(el("span", { class: "chat-time" }, time));
   p.appendChild(el("b", { class: "chat-name" }, String(m.name || "?")));
-  if (m.spectator) p.appendChild(el("span", { class: "chat-tag" }, "watching"));
+  if (m.spectator) p.appendChild(el("span", { class: "chat-tag" }, t("watching")));
   p.appendChild(el("span", { class: "chat-text" }, String(m.text)));
   return p;
 }
@@ -50,7 +51,7 @@ export class Chat {
         this.input.value = "";
         this.say("");
       } else {
-        this.say("Not connected: the message was not sent.", "error");
+        this.say(t("Not connected: the message was not sent."), "error");
       }
     });
     if (this.hide) {
@@ -96,7 +97,7 @@ export class Chat {
     if (!quiet && this.live) {
       const hidden = this.list.classList.contains("hide-spectators");
       fresh = fresh.filter((m) => !(hidden && m.spectator));
-      if (fresh.length) this.live.textContent = fresh.map((m) => `${m.name} says: ${m.text}`).join(". ");
+      if (fresh.length) this.live.textContent = fresh.map((m) => t("{name} says: {text}", { name: m.name, text: m.text })).join(". ");
     }
     this.follow(atBottom || quiet);
   }
@@ -126,10 +127,10 @@ export class Chat {
 export async function loadChat(tableId, list) {
   let messages = [];
   try {
-    const r = await fetch(`/api/tables/${tableId}/chat`);
+    const r = await fetchIn(`/api/tables/${tableId}/chat`);
     if (r.ok) messages = (await r.json()).messages || [];
   } catch { /* no chat to show */ }
   list.replaceChildren(...messages.map(chatLine));
-  if (!messages.length) list.appendChild(el("p", { class: "muted chat-empty" }, "Nobody wrote in the chat."));
+  if (!messages.length) list.appendChild(el("p", { class: ["muted", "chat-empty"].join(" ") }, t("Nobody wrote in the chat.")));
   return messages.length;
 }

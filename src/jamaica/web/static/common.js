@@ -1,7 +1,8 @@
 // Shared drawing for the table and the replay pages. Text from the server always goes through
 // textContent, never innerHTML: names and log lines can't inject markup.
+import { t } from "/static/i18n.js";
+
 export const COLOURS = ["#d7263d", "#1b6ef5", "#1f9d3a", "#e6b400", "#a03fd1", "#13a5b5", "#222"];
-export const ICONS = { food: "food", gun: "powder", gold: "gold", fwd: "→", back: "←" };
 const SVG = "http://www.w3.org/2000/svg";
 
 export function el(tag, attrs = {}, text = null) {
@@ -26,7 +27,7 @@ export function initials(name) {
 // numbers, and the ships. `targets` are spaces to highlight; `onPick(space)` when one is clicked.
 export function drawBoard(container, layout, view, names, targets = [], onPick = null) {
   const root = svg("svg", { viewBox: `0 0 ${layout.width} ${layout.height}`, role: "img",
-    "aria-label": "the board" });
+    "aria-label": t("the board") });
   const [cx, cy] = layout.center;
   root.appendChild(svg("ellipse", { cx, cy, rx: 250, ry: 150, fill: "#4f8a3b", stroke: "#e8d9a8", "stroke-width": 10 }));
   root.appendChild(svg("text", { x: cx, y: cy, "text-anchor": "middle", "font-size": 34, fill: "#e8f5d0", "font-weight": "bold" }, "JAMAICA"));
@@ -40,7 +41,7 @@ export function drawBoard(container, layout, view, names, targets = [], onPick =
   const targetSet = new Set(targets);
   for (const s of byId) {
     const g = svg("g", { "data-space": s.id });
-    const kind = { "Port Royal": "pr", sea: "sea", port: "port", lair: "lair" }[s.type];
+    const kind = ["sea", "port", "lair"].includes(s.type) ? s.type : "pr"; // else Port Royal
     const shape = kind === "port"
       ? svg("rect", { x: s.x - 19, y: s.y - 19, width: 38, height: 38, rx: 6 })
       : svg("circle", { cx: s.x, cy: s.y, r: kind === "pr" ? 30 : 20 });
@@ -48,8 +49,8 @@ export function drawBoard(container, layout, view, names, targets = [], onPick =
     shape.setAttribute("id", `space-${s.id}`);
     if (targetSet.has(s.id) && onPick) shape.addEventListener("click", () => onPick(s.id));
     g.appendChild(shape);
-    g.appendChild(svg("text", { x: s.x, y: s.y - 7, class: "space-label" }, kind === "pr" ? "Port Royal" : String(s.id)));
-    const cost = kind === "sea" ? `${s.cost} food` : kind === "port" ? `${s.cost} gold` : kind === "lair" ? "☠" : "";
+    g.appendChild(svg("text", { x: s.x, y: s.y - 7, class: "space-label" }, kind === "pr" ? t("Port Royal") : String(s.id)));
+    const cost = kind === "sea" ? t("{cost} food", { cost: s.cost }) : kind === "port" ? t("{cost} gold", { cost: s.cost }) : kind === "lair" ? "☠" : "";
     g.appendChild(svg("text", { x: s.x, y: s.y + 8, class: "space-label cost" }, cost));
     if (kind === "lair" && tokens.has(s.id)) {
       g.appendChild(svg("circle", { cx: s.x + 15, cy: s.y - 15, r: 6, class: "token" }));
@@ -73,85 +74,4 @@ export function drawBoard(container, layout, view, names, targets = [], onPick =
     root.appendChild(svg("text", { x, y, class: "ship-label" }, initials(names[ship.ship])));
   }
   container.replaceChildren(root);
-}
-
-export function holdsRow(holds) {
-  const row = el("div", { class: "holds" });
-  for (const h of holds) {
-    row.appendChild(el("span", { class: `hold ${h.count ? h.type : ""}` }, h.count ? `${h.count} ${h.type}` : "—"));
-  }
-  return row;
-}
-
-const POWERS = { map: "Morgan's Map", sabre: "Saran's Sabre", beth: "Lady Beth", hold6: "6th Hold" };
-
-export function drawShips(container, view, names) {
-  const list = el("div", { class: "ships" });
-  for (const ship of view.ships) {
-    const card = el("div", { class: "shipcard" });
-    card.style.borderLeftColor = COLOURS[Math.min(ship.ship, 6)];
-    const head = el("div");
-    head.appendChild(el("span", { class: "name" }, names[ship.ship]));
-    let where = ship.finished ? " — finished!" : ` — space ${ship.space}, ${ship.moves_left} moves to go`;
-    if (ship.lap < 0) where += " (behind the start line)";
-    if (ship.ship === view.captain) where += "  ⚓ Captain";
-    head.appendChild(document.createTextNode(where));
-    card.appendChild(head);
-    card.appendChild(holdsRow(ship.holds));
-    const extras = [];
-    if (ship.powers.length) extras.push("powers: " + ship.powers.map((p) => POWERS[p]).join(", "));
-    if (ship.face_down) extras.push(`${ship.face_down} face-down treasure(s)` + (ship.face_down_known.length ? ` (${ship.face_down_known.join(", ")})` : ""));
-    if (!ship.ghost) {
-      extras.push(`${ship.hand_size} card(s) in hand, ${ship.draw_pile} to draw${ship.has_chosen ? ", chosen" : ""}`);
-      if (ship.discard.length) extras.push("played: " + ship.discard.join(", "));
-    }
-    if (extras.length) card.appendChild(el("div", { class: "muted" }, extras.join(" · ")));
-    list.appendChild(card);
-  }
-  container.replaceChildren(list);
-}
-
-export function cardElement(name) {
-  const [m, e] = name.split("-");
-  const card = el("div", { class: "card", "data-card": name });
-  card.appendChild(el("div", { class: "icons" }, `☀ ${ICONS[m]}  ☾ ${ICONS[e]}`));
-  card.appendChild(el("div", { class: "muted" }, name));
-  return card;
-}
-
-export function drawDice(container, view) {
-  const d = view.dice;
-  if (d.morning) container.replaceChildren(el("span", { class: "dice" }, `☀ ${d.morning}   ☾ ${d.evening}`));
-  else if (d.roll.length) container.replaceChildren(el("span", { class: "dice" }, `dice: ${d.roll[0]} · ${d.roll[1]}`));
-  else container.replaceChildren(el("span", { class: "muted" }, "no dice yet"));
-}
-
-export function drawBattle(container, view, names) {
-  const b = view.battle;
-  if (!b) { container.replaceChildren(); container.hidden = true; return; }
-  container.hidden = false;
-  const faces = [2, 4, 6, 8, 10, "★"];
-  const side = (ship, powder, die) => {
-    const beth = view.ships[ship].powers.includes("beth") ? 2 : 0;
-    if (die < 0) return `${names[ship]}: ${powder} gunpowder${beth ? " +2 Lady Beth" : ""}`;
-    if (die === 5) return `${names[ship]}: the ★ star!`;
-    return `${names[ship]}: ${faces[die]} + ${powder} gunpowder${beth ? " + 2" : ""} = firepower ${faces[die] + powder + beth}`;
-  };
-  container.replaceChildren(el("b", {}, "⚔ Battle  "), document.createTextNode(
-    side(b.attacker, b.attacker_powder, b.attacker_die) + "   vs   " + side(b.defender, b.defender_powder, b.defender_die)));
-}
-
-export function scoreTable(view, names) {
-  const t = el("table", { class: "scores", id: "scores" });
-  const head = el("tr");
-  for (const h of ["ship", "position", "doubloons", "treasures", "total", ""]) head.appendChild(el("th", {}, h));
-  t.appendChild(head);
-  view.scores.forEach((sc, k) => {
-    const row = el("tr");
-    for (const v of [names[k], sc.position, sc.doubloons, sc.treasures, sc.total, view.winners.includes(k) ? "★ winner" : ""]) {
-      row.appendChild(el("td", {}, String(v)));
-    }
-    t.appendChild(row);
-  });
-  return t;
 }

@@ -38,6 +38,14 @@ export function currentLang() {
   return lang;
 }
 
+/** A fetch that asks the server to answer in the reader's language (`Accept-Language`): the
+ * replay's events and the server's error messages come in it. */
+export function fetchIn(url, options = {}) {
+  const headers = new Headers(options.headers || {});
+  headers.set("accept-language", lang);
+  return fetch(url, { ...options, headers });
+}
+
 /** The date of an epoch time, in the reader's language. */
 export function day(seconds) {
   return new Date(seconds * 1000).toLocaleDateString(lang, { year: "numeric", month: "short", day: "numeric" });

@@ -3,6 +3,7 @@
 // newest line announced to screen readers, and a summary of what happened since your last turn.
 import { el } from "/static/common.js";
 import { shipColour } from "/static/boardview.js";
+import { t } from "/static/i18n.js";
 import { RESOURCES, amount, isMine, plain, shipsOf } from "/static/words.js";
 
 const QUIET = new Set(["draw", "start"]); // a hidden draw says nothing a player needs
@@ -49,7 +50,9 @@ export class Log {
     let p;
     if (ev.kind === "round") {
       p = el("p", { class: "round-sep" });
-      p.appendChild(el("span", {}, text.replace(/ begins\.$/, "")));
+      // "Round 3", in the reader's language whatever the server's words
+      const round = Array.isArray(ev.args) && Number.isInteger(ev.args[0]) ? ev.args[0] : null;
+      p.appendChild(el("span", {}, round === null ? text.replace(/ begins\.$/, "") : t("Round {round}", { round })));
     } else {
       p = el("p", { class: `ev ev-${ev.kind}` + (mine ? " mine" : "") });
       const ships = shipsOf(ev);
@@ -58,7 +61,7 @@ export class Log {
       else chip.classList.add("none");
       p.appendChild(chip);
       this.words(p, text);
-      if (mine) p.appendChild(el("span", { class: "sr-only" }, " (you)"));
+      if (mine) p.appendChild(el("span", { class: "sr-only" }, " (" + t("you") + ")"));
     }
     const ship = shipsOf(ev)[0];
     const before = this.last;
@@ -82,7 +85,7 @@ export class Log {
     else chip.classList.add("none");
     p.appendChild(chip);
     this.words(p, words);
-    if (ship !== null && ship === this.seat) p.appendChild(el("span", { class: "sr-only" }, " (you)"));
+    if (ship !== null && ship === this.seat) p.appendChild(el("span", { class: "sr-only" }, " (" + t("you") + ")"));
     this.box.appendChild(p);
     if (this.stick) this.scrollSoon();
     if (announce && this.live) this.live.textContent = words;
@@ -147,39 +150,58 @@ export class Log {
   summary() {
     const from = this.lastTurn();
     if (from === null) return [];
-    const per = new Map();
-    const say = (ship, words) => {
+    const per = new Map(); // ship -> [{words, move}]
+    const say = (ship, words, move = false) => {
       if (!per.has(ship)) per.set(ship, []);
       const list = per.get(ship);
-      if (list[list.length - 1] !== words) list.push(words);
+      if (move) {  // where a ship is now: said once, at its last place
+        const i = list.findIndex((w) => w.move);
+        if (i >= 0) list.splice(i, 1);
+      }
+      if (!list.length || list[list.length - 1].words !== words) list.push({ words, move });
     };
-    const n = (k) => (k === this.seat ? "you" : this.names[k]);
+    const n = (k) => this.names[k];
+    const you = (k) => k === this.seat;
     for (const { ev } of this.entries.slice(from)) {
       const a = ev.args;
       const ships = shipsOf(ev);
       if (!Array.isArray(a) || !ships.length || ships[0] === this.seat) continue; // the others'
       const who = ships[0];
       switch (ev.kind) {
-        case "move": case "fallback": {
-          const list = per.get(who) || [];
-          const i = list.findIndex((w) => w.startsWith("now on"));
-          if (i >= 0) list.splice(i, 1);
-          say(who, `now on ${a[2] === 0 ? "Port Royal" : "space " + a[2]}`);
+        case "move": case "fallback":
+          say(who, a[2] === 0 ? t("now on Port Royal") : t("now on space {space}", { space: a[2] }), true);
+          break;
+        case "shortage": say(who, shortWords(a[1])); break;
+        // (said otherwise when the other side is the reader: French puts "you" before the verb)
+        case "battle": say(who, you(a[1]) ? t("attacked you") : t("attacked {other}", { other: n(a[1]) })); break;
+        case "win": say(who, you(a[1]) ? t("beat you") : t("beat {other}", { other: n(a[1]) })); break;
+        case "tie": say(who, you(a[1]) ? t("tied with you") : t("tied with {other}", { other: n(a[1]) })); break;
+        case "take": {
+          const took = amount(a[3], a[2]);
+          say(who, you(a[1]) ? t("took {amount} from you", { amount: took }) : t("took {amount} from {other}", { amount: took, other: n(a[1]) }));
           break;
         }
-        case "shortage": say(who, `ran short of ${RESOURCES[a[1]]}`); break;
-        case "battle": say(who, `attacked ${n(a[1])}`); break;
-        case "win": say(who, `beat ${n(a[1])}`); break;
-        case "tie": say(who, `tied with ${n(a[1])}`); break;
-        case "take": say(who, `took ${amount(a[3], a[2])} from ${n(a[1])}`); break;
-        case "steal_power": case "steal_blind": say(who, `stole a treasure from ${n(a[1])}`); break;
-        case "give": say(who, `gave ${n(a[1])} a cursed treasure`); break;
-        case "power": case "face_down": say(who, "found a treasure"); break;
-        case "finish": say(who, "reached Port Royal: the last round!"); break;
+        case "steal_power": case "steal_blind":
+          say(who, you(a[1]) ? t("stole a treasure from you") : t("stole a treasure from {other}", { other: n(a[1]) }));
+          break;
+        case "give": say(who, you(a[1]) ? t("gave you a cursed treasure") : t("gave {other} a cursed treasure", { other: n(a[1]) })); break;
+        case "power": case "face_down": say(who, t("found a treasure")); break;
+        case "finish": say(who, t("reached Port Royal: the last round!")); break;
         default: break;
       }
     }
-    return [...per.entries()].filter(([k]) => k !== this.seat).map(([ship, words]) => ({ ship, text: words.join(", ") }));
+    return [...per.entries()].filter(([k]) => k !== this.seat)
+      .map(([ship, list]) => ({ ship, text: list.map((w) => w.words).join(", ") }));
+  }
+}
+
+/** "ran short of food", by the event's resource code. */
+function shortWords(resource) {
+  switch (RESOURCES[resource]) {
+    case "food": return t("ran short of food");
+    case "gunpowder": return t("ran short of gunpowder");
+    case "doubloons": return t("ran short of doubloons");
+    default: return t("ran short");
   }
 }
 

@@ -19,7 +19,8 @@ const BASE = {
 };
 export const PER_SPACE = 160;
 export const NOTE_MS = 1200; // a note (time ran out, a bot plays for…, … is back)
-export const SPEEDS = [["1.6", "Slow"], ["1", "Normal"], ["0.5", "Fast"], ["0", "Instant"]];
+const N_ = (s) => s; // marks a message for the catalogs; the page translates it when shown (t)
+export const SPEEDS = [["1.6", N_("Slow")], ["1", N_("Normal")], ["0.5", N_("Fast")], ["0", N_("Instant")]];
 // The bound: an update is shown in full at most this long after it came (ms)…
 export const CATCH_UP = 5000;
 // …and sooner when it asks this page a question: its clock runs on the server (on a timed table,
@@ -134,7 +135,7 @@ export class Pacer {
       if (item.ev) this.play(item.ev, item.update, animate);
       else this.noteFn(item.note, item.update, animate);
     } catch (e) {
-      console.error("the event could not be shown", item.ev || item.note, e);
+      console.error("pacing.show", item.ev || item.note, e); // (for developers: not translated)
     }
   }
 
@@ -143,7 +144,7 @@ export class Pacer {
     try {
       this.settle(update, this.newest);
     } catch (e) {
-      console.error("the update could not be shown", e);
+      console.error("pacing.settle", e);
     }
   }
 

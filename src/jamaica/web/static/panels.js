@@ -3,7 +3,8 @@
 import { el } from "/static/common.js";
 import { shipColour } from "/static/boardview.js";
 import { dieFace, icon } from "/static/icons.js";
-import { FACES, HOLD_WORDS, POWER_WORDS, RESOURCES, amount } from "/static/words.js";
+import { n, t } from "/static/i18n.js";
+import { FACES, HOLD_WORDS, amount, andWords, powerWord, shortageWords } from "/static/words.js";
 
 // --- the dice ------------------------------------------------------------------------------------
 export class DicePanel {
@@ -21,7 +22,7 @@ export class DicePanel {
     else if (d.roll.length) this.rolled(d.roll[0], d.roll[1], false);
     else {
       this.state = { roll: [], morning: 0, evening: 0 };
-      const text = view.round >= 1 ? `Round ${view.round}: the Captain rolls the dice.` : "The first round has not begun.";
+      const text = view.round >= 1 ? t("Round {round}: the Captain rolls the dice.", { round: view.round }) : t("The first round has not begun.");
       this.box.replaceChildren(el("span", { class: "dice-wait" }, text));
     }
   }
@@ -30,19 +31,20 @@ export class DicePanel {
     this.state = { roll: [a, b], morning: 0, evening: 0 };
     const pair = el("div", { class: "dice-pair" });
     pair.append(dieFace(a, 40, "die" + (animate ? " rolling" : "")), dieFace(b, 40, "die" + (animate ? " rolling" : "")));
-    this.box.replaceChildren(pair, el("span", { class: "dice-note" }, `The Captain rolls ${a} and ${b}.`));
+    this.box.replaceChildren(pair, el("span", { class: "dice-note" }, t("The Captain rolls {a} and {b}.", { a, b })));
   }
 
   placed(captain, morning, evening, names, animate, roll = null) {
     const was = this.state && this.state.roll.length ? this.state.roll : [morning, evening];
     this.state = { roll: roll || was, morning, evening };
-    const slot = (time, n, label) => {
+    const slot = (time, die, label) => {
       const s = el("div", { class: `dice-slot ${time}` + (animate ? " settle" : "") });
-      s.append(icon(time === "morning" ? "sun" : "moon", 20), dieFace(n, 40), el("span", {}, `${label} ${n}`));
+      s.append(icon(time === "morning" ? "sun" : "moon", 20), dieFace(die, 40), el("span", {}, label));
       return s;
     };
-    const note = captain === null || captain === undefined ? "" : `Captain: ${names[captain]}`;
-    this.box.replaceChildren(slot("morning", morning, "Morning"), slot("evening", evening, "Evening"),
+    const note = captain === null || captain === undefined ? "" : t("Captain: {name}", { name: names[captain] });
+    this.box.replaceChildren(slot("morning", morning, t("Morning {die}", { die: morning })),
+      slot("evening", evening, t("Evening {die}", { die: evening })),
       el("span", { class: "dice-note" }, note));
   }
 }
@@ -67,10 +69,11 @@ export class BattlePanel {
     }
     if (!Array.isArray(a)) return true;
     if (ev.kind === "battle") {
-      this.fight = { attacker: a[0], defender: a[1], space: a[2], sides: {}, lines: [], over: false, beth: {} };
+      this.fight = { attacker: a[0], defender: a[1], space: a[2], sides: {}, lines: [], over: false, beth: {}, ghost: {} };
       for (const k of [a[0], a[1]]) {
         this.fight.sides[k] = { powder: null, die: null, power: null };
         this.fight.beth[k] = Boolean(view && view.ships[k] && view.ships[k].powers.includes("beth"));
+        this.fight.ghost[k] = Boolean(view && view.ships[k] && view.ships[k].ghost);
       }
       this.after = 0;
     } else if (!this.fight) {
@@ -80,14 +83,14 @@ export class BattlePanel {
     } else if (ev.kind === "die" && this.fight.sides[a[0]]) {
       Object.assign(this.fight.sides[a[0]], { die: a[1], power: a[2] });
     } else if (ev.kind === "sabre") {
-      this.fight.lines.push(`${names[a[0]]} uses Saran's Sabre: ${names[a[1]]} rolls again.`);
+      this.fight.lines.push(t("{ship} uses Saran's Sabre: {other} rolls again.", { ship: names[a[0]], other: names[a[1]] }));
     } else if (ev.kind === "win") {
       this.fight.over = true;
       this.fight.winner = a[0];
     } else if (ev.kind === "tie") {
       this.fight.over = true;
       this.fight.winner = null;
-      this.fight.lines.push("A tie: nothing happens.");
+      this.fight.lines.push(t("A tie: nothing happens."));
     } else {
       this.fight.lines.push(spoils(ev, names));
     }
@@ -106,7 +109,8 @@ export class BattlePanel {
     const side = (powder, die) => ({ powder: powder > 0 ? powder : null, die: die >= 0 ? die : null, power: null });
     this.fight = { attacker: b.attacker, defender: b.defender, space: view.ships[b.attacker].space,
       sides: { [b.attacker]: side(b.attacker_powder, b.attacker_die), [b.defender]: side(b.defender_powder, b.defender_die) },
-      lines: [], over: false, beth: {} };
+      lines: [], over: false, beth: {},
+      ghost: { [b.attacker]: Boolean(view.ships[b.attacker].ghost), [b.defender]: Boolean(view.ships[b.defender] && view.ships[b.defender].ghost) } };
     this.render(names);
   }
 
@@ -120,25 +124,25 @@ export class BattlePanel {
     const f = this.fight;
     this.box.hidden = false;
     const head = el("div", { class: "battle-head" });
-    head.append(icon("swords", 22), el("b", {}, `Battle on space ${f.space}`));
+    head.append(icon("swords", 22), el("b", {}, t("Battle on space {space}", { space: f.space })));
     const row = el("div", { class: "battle-row" });
-    for (const [k, role] of [[f.attacker, "attacks"], [f.defender, "defends"]]) {
+    for (const [k, role] of [[f.attacker, t("{name} attacks", { name: names[f.attacker] })], [f.defender, t("{name} defends", { name: names[f.defender] })]]) {
       const s = f.sides[k] || {};
       const side = el("div", { class: "battle-side" + (f.over && f.winner === k ? " winner" : "") + (f.over && f.winner !== k && f.winner !== null ? " loser" : "") });
       const name = el("div", { class: "battle-name" });
       const chip = el("span", { class: "chip" });
-      chip.style.backgroundColor = shipColour(k, names[k] === "the Ghost Ship");
-      name.append(chip, document.createTextNode(`${names[k]} ${role}`));
+      chip.style.backgroundColor = shipColour(k, Boolean(f.ghost && f.ghost[k]));
+      name.append(chip, document.createTextNode(role));
       side.appendChild(name);
       const die = el("div", { class: "battle-die" + (s.die === null ? " waiting" : "") }, s.die === null ? "?" : FACES[s.die]);
       side.appendChild(die);
       const parts = [];
-      if (s.powder !== null) parts.push(`${s.powder} gunpowder`);
-      if (f.beth[k]) parts.push("Lady Beth +2");
-      if (s.power !== null && s.die !== 5) parts.push(`firepower ${s.power}`);
-      if (s.die === 5) parts.push("the star wins");
+      if (s.powder !== null) parts.push(amount(s.powder, "gunpowder"));
+      if (f.beth[k]) parts.push(t("Lady Beth +2"));
+      if (s.power !== null && s.die !== 5) parts.push(t("firepower {power}", { power: s.power }));
+      if (s.die === 5) parts.push(t("the star wins"));
       side.appendChild(el("div", { class: "battle-detail" }, parts.join(" · ") || (s.die === null ? "…" : "")));
-      if (f.over && f.winner === k) side.appendChild(el("div", { class: "battle-result" }, "Wins!"));
+      if (f.over && f.winner === k) side.appendChild(el("div", { class: "battle-result" }, t("Wins!")));
       row.appendChild(side);
     }
     const lines = el("div", { class: "battle-lines" });
@@ -149,13 +153,16 @@ export class BattlePanel {
 
 function spoils(ev, names) {
   const a = ev.args;
-  const n = (i) => names[a[i]];
+  const ship = names[a[0]], other = names[a[1]];
   switch (ev.kind) {
-    case "take": return `${n(0)} takes ${amount(a[3], a[2])} from ${n(1)}.`;
-    case "steal_power": return `${n(0)} steals ${POWER_WORDS[["map", "sabre", "beth", "hold6"][a[2]]] || "a treasure"} from ${n(1)}.`;
-    case "steal_blind": return `${n(0)} steals a face-down treasure from ${n(1)}.`;
-    case "give": return `${n(0)} gives ${n(1)} a cursed treasure.`;
-    case "nothing": return `${n(0)} takes nothing.`;
+    case "take": return t("{ship} takes {amount} from {other}.", { ship, other, amount: amount(a[3], a[2]) });
+    case "steal_power": {
+      const power = ["map", "sabre", "beth", "hold6"][a[2]];
+      return t("{ship} steals {treasure} from {other}.", { ship, other, treasure: power ? powerWord(power) : t("a treasure") });
+    }
+    case "steal_blind": return t("{ship} steals a face-down treasure from {other}.", { ship, other });
+    case "give": return t("{ship} gives {other} a cursed treasure.", { ship, other });
+    case "nothing": return t("{ship} takes nothing.", { ship });
     default: return ev.text;
   }
 }
@@ -169,23 +176,31 @@ export function drawShips(container, view, names, seat) {
     const head = el("div", { class: "ship-head" });
     const chip = el("span", { class: "chip" });
     chip.style.backgroundColor = shipColour(ship.ship, ship.ghost);
-    head.append(chip, el("span", { class: "name" }, names[ship.ship] + (ship.ship === seat ? " (you)" : "")));
+    head.append(chip, el("span", { class: "name" }, ship.ship === seat ? t("{name} (you)", { name: names[ship.ship] }) : names[ship.ship]));
     if (ship.ship === view.captain) {
-      const cap = el("span", { class: "badge captain", title: "the Captain this round" });
-      cap.append(icon("anchor", 14), document.createTextNode("Captain"));
+      const cap = el("span", { class: ["badge", "captain"].join(" "), title: t("the Captain this round") });
+      cap.append(icon("anchor", 14), document.createTextNode(t("Captain")));
       head.appendChild(cap);
     }
     card.appendChild(head);
     card.appendChild(holdsRow(ship.holds));
-    let where = ship.finished ? "Finished!" : ship.space === 0 ? "Port Royal" : `Space ${ship.space}`;
-    if (!ship.finished) where += ` · ${ship.moves_left} to go`;
-    if (ship.lap < 0) where += " · behind the start";
-    const extras = [where];
-    if (ship.powers.length) extras.push(ship.powers.map((p) => POWER_WORDS[p] || p).join(", "));
-    if (ship.face_down) extras.push(`${ship.face_down} treasure${ship.face_down > 1 ? "s" : ""}` + (ship.face_down_known.length ? ` (${ship.face_down_known.join(", ")})` : ""));
-    if (!ship.ghost) extras.push(`${ship.hand_size} card${ship.hand_size === 1 ? "" : "s"}` + (ship.has_chosen ? ", chosen" : ""));
-    const line = el("div", { class: "ship-where" }, extras.join(" · "));
-    line.title = extras.join(" · ");
+    // where the ship is: a part of its own, which the page moves on as the ship sails (table.js)
+    const place = ship.finished ? t("Finished!") : placeWords(ship.space);
+    const extras = [];
+    if (!ship.finished) extras.push(n("{n} to go", "{n} to go", ship.moves_left));
+    if (ship.lap < 0) extras.push(t("behind the start"));
+    if (ship.powers.length) extras.push(ship.powers.map(powerWord).join(", "));
+    if (ship.face_down) {
+      const known = ship.face_down_known.length ? ` (${ship.face_down_known.join(", ")})` : "";
+      extras.push(n("{n} treasure", "{n} treasures", ship.face_down) + known);
+    }
+    if (!ship.ghost) {
+      const cards = n("{n} card", "{n} cards", ship.hand_size);
+      extras.push(ship.has_chosen ? t("{cards}, chosen", { cards }) : cards);
+    }
+    const line = el("div", { class: "ship-where" });
+    line.append(el("span", { class: "ship-place" }, place), document.createTextNode(extras.map((x) => ` · ${x}`).join("")));
+    line.title = [place, ...extras].join(" · ");
     card.appendChild(line);
     card.appendChild(el("div", { class: "flash", "aria-hidden": "true" }));
     list.appendChild(card);
@@ -193,15 +208,20 @@ export function drawShips(container, view, names, seat) {
   container.replaceChildren(list);
 }
 
+/** A space in words: "Space 12", or Port Royal. */
+export function placeWords(space) {
+  return space === 0 ? t("Port Royal") : t("Space {space}", { space });
+}
+
 export function holdsRow(holds) {
   const row = el("div", { class: "holds" });
   holds.forEach((h, i) => {
     const word = HOLD_WORDS[h.type] || h.type;
     const chip = el("span", { class: `hold ${h.count ? h.type : "empty"}`, "data-hold": i,
-      title: h.count ? `hold ${i + 1}: ${amount(h.count, word)}` : `hold ${i + 1}: empty` });
+      title: h.count ? t("hold {k}: {amount}", { k: i + 1, amount: amount(h.count, word) }) : t("hold {k}: empty", { k: i + 1 }) });
     if (h.count) chip.append(icon(h.type, 14), el("span", {}, String(h.count)));
-    else chip.appendChild(el("span", { class: "sr-only" }, "empty"));
-    chip.setAttribute("aria-label", h.count ? amount(h.count, word) : "empty hold");
+    else chip.appendChild(el("span", { class: "sr-only" }, t("empty")));
+    chip.setAttribute("aria-label", h.count ? amount(h.count, word) : t("empty hold"));
     row.appendChild(chip);
   });
   return row;
@@ -226,33 +246,39 @@ export function holdChange(ev) {
   switch (ev.kind) {
     case "load": return [a[0], `+${amount(a[2], a[1])}`, "gain"];
     case "pay": return [a[0], `−${amount(a[2], a[1])}`, "loss"];
-    case "dump": return [a[0], `emptied ${amount(a[2], a[1])}`, "loss"];
-    case "shortage": return [a[0], `Shortage of ${RESOURCES[a[1]]}!`, "alarm"];
+    case "dump": return [a[0], t("emptied {amount}", { amount: amount(a[2], a[1]) }), "loss"];
+    case "shortage": return [a[0], shortageWords(a[1]), "alarm"];
     case "take": return [a[0], `+${amount(a[3], a[2])}`, "gain"];
-    case "power": return [a[0], "treasure!", "gain"];
-    case "face_down": return [a[0], "treasure!", "gain"];
+    case "power": return [a[0], t("treasure!"), "gain"];
+    case "face_down": return [a[0], t("treasure!"), "gain"];
     default: return null;
   }
 }
 
 
 // --- the end -------------------------------------------------------------------------------------
+/** "The race is over. Winner: Ann" (the table and the replay). */
+export function winnerWords(view, names) {
+  const winners = andWords(view.winners.map((w) => names[w]));
+  return n("The race is over. Winner: {names}", "The race is over. Winners: {names}", view.winners.length, { names: winners });
+}
+
 export function scoreTable(view, names, seat = null) {
-  const t = el("table", { class: "scores", id: "scores" });
-  t.appendChild(el("caption", { class: "sr-only" }, "Final scores"));
+  const table = el("table", { class: "scores", id: "scores" });
+  table.appendChild(el("caption", { class: "sr-only" }, t("Final scores")));
   const head = el("tr");
-  for (const h of ["Ship", "Place", "Doubloons", "Treasures", "Total"]) head.appendChild(el("th", { scope: "col" }, h));
-  t.appendChild(head);
+  for (const h of [t("Ship"), t("Place"), t("Doubloons"), t("Treasures"), t("Total")]) head.appendChild(el("th", { scope: "col" }, h));
+  table.appendChild(head);
   const order = view.scores.map((sc, k) => [sc, k]).sort((x, y) => y[0].total - x[0].total);
   for (const [sc, k] of order) {
     const row = el("tr", { class: (view.winners.includes(k) ? "winner" : "") + (k === seat ? " mine" : "") });
     const who = el("th", { scope: "row" });
     const chip = el("span", { class: "chip", "aria-hidden": "true" });
     chip.style.backgroundColor = shipColour(k, view.ships[k] && view.ships[k].ghost);
-    who.append(chip, document.createTextNode(names[k] + (view.winners.includes(k) ? " ★ winner" : "")));
+    who.append(chip, document.createTextNode(view.winners.includes(k) ? t("{name} ★ winner", { name: names[k] }) : names[k]));
     row.appendChild(who);
     for (const v of [sc.position, sc.doubloons, sc.treasures, sc.total]) row.appendChild(el("td", {}, String(v)));
-    t.appendChild(row);
+    table.appendChild(row);
   }
-  return t;
+  return table;
 }

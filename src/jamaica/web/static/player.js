@@ -2,6 +2,8 @@
 // {"id", "name", "key"}) and sent in the X-Player-Key header, never in a URL's query. The key
 // moves to another device in a link's fragment (`/#key=KEY`), which no browser sends to a server:
 // the page that opens it stores the key and takes it out of the address at once.
+import { fetchIn, t } from "/static/i18n.js";
+
 const STORE_KEY = "jamaica.player";
 const store = (() => { try { return window.localStorage; } catch { return null; } })();
 
@@ -30,13 +32,13 @@ export async function api(path, { method = "GET", body = undefined, player = loa
   if (body !== undefined) headers["content-type"] = "application/json";
   let r;
   try {
-    r = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    r = await fetchIn(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch {
-    return { ok: false, status: 0, data: { error: "the server cannot be reached" } };
+    return { ok: false, status: 0, data: { error: t("the server cannot be reached") } };
   }
   let data = null;
   try { data = await r.json(); } catch { data = {}; }
-  if (!r.ok && !(data && data.error)) data = { ...(data || {}), error: `the server answered ${r.status}` };
+  if (!r.ok && !(data && data.error)) data = { ...(data || {}), error: t("the server answered {status}", { status: r.status }) };
   return { ok: r.ok, status: r.status, data };
 }
 
@@ -69,9 +71,9 @@ export async function adoptKeyFromFragment() {
 export async function adoptKey(text) {
   const m = /[#&]key=([^&\s]+)/.exec(text);
   const key = m ? decodeURIComponent(m[1]) : text.trim();
-  if (!key) return { error: "no key given" };
+  if (!key) return { error: t("no key given") };
   const r = await api("/api/me", { player: { key } });
-  if (!r.ok) return { error: r.status === 401 ? "this key belongs to no player on this server" : r.data.error };
+  if (!r.ok) return { error: r.status === 401 ? t("this key belongs to no player on this server") : r.data.error };
   const p = { id: r.data.id, name: r.data.name, key };
   savePlayer(p);
   return p;

@@ -3,7 +3,8 @@
 import { el } from "/static/common.js";
 import { icon } from "/static/icons.js";
 import { holdsRow } from "/static/panels.js";
-import { HOLD_WORDS, ICON_WORDS, amount, cardTitle, plain, promptWords } from "/static/words.js";
+import { n, t } from "/static/i18n.js";
+import { HOLD_WORDS, amount, andWords, cardTitle, iconWord, plain, promptWords } from "/static/words.js";
 
 /** A card of the hand: its morning and evening icons in words; a button when it can be played.
  * Its accessible name is its visible text (with "Morning:" and "Evening:" for screen readers,
@@ -18,7 +19,7 @@ export function cardFace(name, { button = false, preview = null } = {}) {
   for (const [time, ic] of [["morning", m], ["evening", e]]) {
     const row = el("span", { class: `card-row ${time}` });
     row.append(icon(time === "morning" ? "sun" : "moon", 16, "icon time"), icon(ic, 20),
-      el("span", { class: "sr-only" }, time === "morning" ? "Morning: " : "Evening: "), el("span", {}, ICON_WORDS[ic]));
+      el("span", { class: "sr-only" }, (time === "morning" ? t("Morning:") : t("Evening:")) + " "), el("span", {}, iconWord(ic)));
     card.appendChild(row);
   }
   if (preview) {
@@ -33,13 +34,13 @@ export function cardFace(name, { button = false, preview = null } = {}) {
 function warnings(preview) {
   const dests = preview.steps.flatMap((s) => s.destinations || []);
   const out = [];
-  if (dests.length && dests.every((d) => d.shortage)) out.push("shortage");
-  else if (dests.some((d) => d.shortage)) out.push("shortage possible");
-  if (dests.some((d) => d.battle)) out.push("battle");
+  if (dests.length && dests.every((d) => d.shortage)) out.push(t("shortage"));
+  else if (dests.some((d) => d.shortage)) out.push(t("shortage possible"));
+  if (dests.some((d) => d.battle)) out.push(t("battle"));
   return out;
 }
 
-function where(space) { return space === 0 ? "Port Royal" : `space ${space}`; }
+function where(space) { return space === 0 ? t("Port Royal") : t("space {space}", { space }); }
 
 /** The preview of one card in words, as elements. */
 function previewBox(preview) {
@@ -47,36 +48,38 @@ function previewBox(preview) {
   box.appendChild(el("b", {}, `${preview.title || cardTitle(preview.action.split(" ")[1])}`));
   for (const step of preview.steps) {
     const row = el("div", { class: "preview-step" });
-    row.append(icon(step.time === "morning" ? "sun" : "moon", 16), el("span", { class: "when" }, step.time === "morning" ? "Morning: " : "Evening: "));
+    row.append(icon(step.time === "morning" ? "sun" : "moon", 16), el("span", { class: "when" }, (step.time === "morning" ? t("Morning:") : t("Evening:")) + " "));
     if (step.what === "move") {
-      row.appendChild(document.createTextNode(`${plain(step.words || "Move " + step.die)} → `));
+      row.appendChild(document.createTextNode(plain(step.words || t("Move {die}", { die: step.die })) + " → "));
       const dests = step.destinations || [];
       dests.forEach((d, i) => {
         const span = el("span", { class: "dest" + (d.shortage ? " short" : "") + (d.battle ? " fight" : "") });
         // An evening that depends on where the morning left the ship says after which ("after 39").
-        let text = (d.after && d.after.length && d.after_words ? `${d.after_words}: ` : "") + `${where(d.space)} (${d.cost}`;
-        if (d.battle) text += ", battle";
-        if (d.shortage) text += ", shortage!";
-        span.textContent = text + ")";
+        const details = [d.cost, d.battle ? t("battle") : "", d.shortage ? t("shortage!") : ""].filter(Boolean).join(", ");
+        const text = t("{place} ({details})", { place: where(d.space), details });
+        span.textContent = d.after && d.after.length && d.after_words ? t("{after}: {where}", { after: d.after_words, where: text }) : text;
         row.appendChild(span);
-        if (i < dests.length - 1) row.appendChild(document.createTextNode(" or "));
+        if (i < dests.length - 1) row.appendChild(document.createTextNode(" " + t("or") + " "));
       });
-      if (!dests.length) row.appendChild(document.createTextNode("nowhere"));
+      if (!dests.length) row.appendChild(document.createTextNode(t("nowhere")));
     } else {
-      row.appendChild(document.createTextNode(plain(step.words || `Load ${step.amount} ${step.resource}`)));
+      row.appendChild(document.createTextNode(plain(step.words || t("Load {amount} {resource}", { amount: step.amount, resource: step.resource }))));
     }
     box.appendChild(row);
   }
   return box;
 }
 
-/** The holds after a payment plan, from its words ("Pay food: 2 from hold 1 and 1 from the 6th
- * Hold": what it takes in all, the rest the engine takes itself included); null if they do not
- * say it. */
-export function holdsAfter(holds, label) {
+/** The holds after a payment plan: what it takes from each hold in all, the rest the engine takes
+ * itself included — its `taken` ([[hold, count]]) when the server sends it, else read from its
+ * words ("Pay food: 2 from hold 1 and 1 from the 6th Hold", or in French "2 de la cale 1 et 1 de
+ * la 6e Cale"); null if they do not say it. */
+export function holdsAfter(holds, label, taken = null) {
   const left = holds.map((h) => ({ ...h }));
   let any = false;
-  for (const m of String(label).matchAll(/(\d+) from (?:hold (\d)|the 6th Hold)/gi)) {
+  const parts = Array.isArray(taken) ? taken.map(([h, k]) => [null, String(k), h === 5 ? null : String(h + 1)])
+    : String(label).matchAll(/(\d+) (?:from|de|dans) (?:(?:hold|la cale) (\d)|(?:the 6th Hold|la 6e [Cc]ale))/gi);
+  for (const m of parts) {
     const i = m[2] ? Number(m[2]) - 1 : 5;
     if (!left[i] || left[i].count < Number(m[1])) return null;
     left[i].count -= Number(m[1]);
@@ -88,7 +91,7 @@ export function holdsAfter(holds, label) {
 function holdsWords(holds) {
   const full = holds.filter((h) => h.count > 0).map((h) => amount(h.count, HOLD_WORDS[h.type] || h.type));
   const empty = holds.length - full.length;
-  if (empty) full.push(`${empty} empty hold${empty > 1 ? "s" : ""}`);
+  if (empty) full.push(n("{n} empty hold", "{n} empty holds", empty));
   return full.join(", ");
 }
 
@@ -155,19 +158,19 @@ export class QuestionPanel {
   }
 
   label(o, q, ctx) {
-    const m = /^(\d) in the morning$/.exec(o.label);
+    const m = /^(\d) (?:in the morning|au matin)$/.exec(o.label);
     const roll = ctx.view.dice.roll;
     if (q.kind === "dice_order" && m && roll.length === 2) {
       const morning = Number(m[1]);
       const evening = roll[0] === morning ? roll[1] : roll[0];
-      return `Morning ${morning}, evening ${evening}`;
+      return t("Morning {morning}, evening {evening}", { morning, evening });
     }
     return plain(o.label);
   }
 
   cards(q, ctx) {
     const previews = new Map((q.preview || []).map((p) => [p.action, p]));
-    const hint = el("p", { class: "qhint" }, "Point at a card (or focus it with Tab) to see where it takes your ship.");
+    const hint = el("p", { class: "qhint" }, t("Point at a card (or focus it with Tab) to see where it takes your ship."));
     this.preview.appendChild(hint);
     for (const o of q.options) {
       const name = o.action.split(" ")[1];
@@ -194,7 +197,7 @@ export class QuestionPanel {
     const ship = ctx.seat === null ? null : ctx.view.ships[ctx.seat];
     const groups = new Map();
     for (const plan of q.plans) {
-      const left = ship ? holdsAfter(ship.holds, plan.label) : null;
+      const left = ship ? holdsAfter(ship.holds, plan.label, plan.taken) : null;
       const key = left ? left.filter((h) => h.count > 0).map((h) => `${h.type} ${h.count}`).sort().join(",") : plan.label;
       if (groups.has(key)) groups.get(key).others += 1;
       else groups.set(key, { plan, left, others: 0 });
@@ -202,13 +205,15 @@ export class QuestionPanel {
     // those that empty more holds first (an empty hold takes any cargo), else in the rules' order
     const filled = (g) => (g.left ? g.left.filter((h) => h.count > 0).length : 0);
     for (const { plan, left, others } of [...groups.values()].sort((x, y) => filled(x) - filled(y))) {
-      const b = this.button(plan.actions, plain(plan.label).replace(/^Pay [^:]*: /, "Take "));
+      // "Pay food: 2 from hold 1" is said "Take 2 from hold 1" (what comes after the colon)
+      const what = /^[^:]*?[\u202f\u00a0]?: (.+)$/.exec(plain(plan.label));
+      const b = this.button(plan.actions, what ? t("Take {what}", { what: what[1] }) : plain(plan.label));
       if (left) {
-        const after = el("span", { class: "option-extra plan-left" }, "Leaves ");
+        const after = el("span", { class: "option-extra plan-left" }, t("Leaves") + " ");
         const row = holdsRow(left);
         row.setAttribute("aria-hidden", "true");
-        after.append(row, el("span", { class: "sr-only plan-words" }, holdsWords(left)));
-        if (others) after.appendChild(el("span", { class: "plan-same" }, "(or the same from other holds)"));
+        after.append(row, el("span", { class: ["sr-only", "plan-words"].join(" ") }, holdsWords(left)));
+        if (others) after.appendChild(el("span", { class: "plan-same" }, t("(or the same from other holds)")));
         b.appendChild(after);
       }
       this.options.appendChild(b);
@@ -226,10 +231,10 @@ export class QuestionPanel {
         return;
       }
       const there = m.ships_there.map((k) => ctx.names[k]);
-      const info = [m.have === null ? m.cost : `${m.cost}, you have ${m.have}`];
-      if (m.shortage) info.push("shortage!");
-      if (m.battle) info.push(`${there.join(" and ")} ${there.length > 1 ? "are" : "is"} there: battle`);
-      this.moveHints[m.space] = m.cost + (m.shortage ? " · shortage!" : "") + (m.battle ? " · battle" : "");
+      const info = [m.have === null ? m.cost : t("{cost}, you have {have}", { cost: m.cost, have: m.have })];
+      if (m.shortage) info.push(t("shortage!"));
+      if (m.battle) info.push(n("{names} is there: battle", "{names} are there: battle", there.length, { names: andWords(there) }));
+      this.moveHints[m.space] = [m.cost, m.shortage ? t("shortage!") : "", m.battle ? t("battle") : ""].filter(Boolean).join(" · ");
       this.options.appendChild(this.button(o.action, plain(o.label), info.join(" · ")));
     });
   }
@@ -245,14 +250,14 @@ export class QuestionPanel {
     const early = !view.chosen && !u.question && u.early_choice ? u.early_choice : null;
     if (early && this.change) {
       // chosen before the engine asked: still secret, and it may be changed until then
-      this.hand.appendChild(el("p", { class: "qhint hand-note" }, "You chose the marked card (secret until revealed). Click another card to change your mind."));
+      this.hand.appendChild(el("p", { class: ["qhint", "hand-note"].join(" ") }, t("You chose the marked card (secret until revealed). Click another card to change your mind.")));
       for (const c of cards) {
         const card = cardFace(c, { button: true });
         card.classList.toggle("chosen", c === early);
         card.classList.remove("clickable");
         if (c === early) {
           card.setAttribute("aria-pressed", "true");
-          card.appendChild(el("span", { class: "chosen-tag" }, "Chosen"));
+          card.appendChild(el("span", { class: "chosen-tag" }, t("Chosen")));
         }
         else card.addEventListener("click", () => this.change(c));
         this.hand.appendChild(card);
@@ -265,10 +270,10 @@ export class QuestionPanel {
       const c = cardFace(chosen);
       c.classList.add("chosen");
       const wrap = el("div", { class: "chosen-wrap" });
-      wrap.append(el("span", { class: "chosen-label" }, "Your card this round:"), c);
+      wrap.append(el("span", { class: "chosen-label" }, t("Your card this round:")), c);
       this.hand.appendChild(wrap);
     }
-    if (!cards.length && !chosen) this.hand.appendChild(el("span", { class: "muted" }, "No cards in hand."));
+    if (!cards.length && !chosen) this.hand.appendChild(el("span", { class: "muted" }, t("No cards in hand.")));
   }
 
   /** A line under the prompt: sending, waiting for the connection, or why it was refused. */

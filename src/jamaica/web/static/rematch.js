@@ -1,6 +1,7 @@
 // Play again: at the end a seated player asks for a rematch (the same settings, seats rotated)
 // and goes there; the others see the offer and accept (taking the seat kept for them) or decline.
 import { el } from "/static/common.js";
+import { t } from "/static/i18n.js";
 import { api, loadPlayer } from "/static/player.js";
 
 export class Rematch {
@@ -41,12 +42,12 @@ export class Rematch {
   offered(newId, by) {
     if (this.asked) return;
     const box = this.parts.offer;
-    const who = by ? `${by} offers a rematch` : "A rematch is offered";
+    const who = by ? t("{name} offers a rematch", { name: by }) : t("A rematch is offered");
     if (this.seat === null || !loadPlayer()) {
-      box.replaceChildren(el("span", {}, `${who}: `), el("a", { href: `/table/${newId}` }, "watch it"));
+      box.replaceChildren(el("span", {}, t("{offer}:", { offer: who }) + " "), el("a", { href: `/table/${newId}` }, t("watch it")));
     } else {
-      const yes = el("button", { type: "button", id: "accept-rematch", class: "primary" }, "Accept");
-      const no = el("button", { type: "button", id: "decline-rematch" }, "Decline");
+      const yes = el("button", { type: "button", id: "accept-rematch", class: "primary" }, t("Accept"));
+      const no = el("button", { type: "button", id: "decline-rematch" }, t("Decline"));
       yes.addEventListener("click", () => this.join(newId));
       no.addEventListener("click", () => this.decline(newId));
       box.replaceChildren(el("span", { class: "offer-text" }, `${who} —`), yes, no);
@@ -59,7 +60,7 @@ export class Rematch {
   async decline(newId) {
     const r = await api(`/api/tables/${newId}/decline`, { method: "POST", body: {} });
     this.parts.offer.hidden = true;
-    this.parts.note.textContent = r.ok ? "You declined the rematch." : r.data.error;
+    this.parts.note.textContent = r.ok ? t("You declined the rematch.") : r.data.error;
   }
 
   /** Go to the rematch table, taking the seat kept there for this player first. */

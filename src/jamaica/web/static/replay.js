@@ -4,8 +4,12 @@ import { el } from "/static/common.js";
 import { BoardView, ready as boardReady, inkOn, shipColour, shipLetters } from "/static/boardview.js";
 import { icon } from "/static/icons.js";
 import { Log } from "/static/log.js";
-import { BattlePanel, DicePanel, drawShips, scoreTable } from "/static/panels.js";
+import { BattlePanel, DicePanel, drawShips, scoreTable, winnerWords } from "/static/panels.js";
 import { loadChat } from "/static/chat.js";
+import { ghostName } from "/static/words.js";
+import { fetchIn, loadWords, n, t } from "/static/i18n.js";
+
+await loadWords(); // the reader's words, before anything is drawn
 
 const tableId = location.pathname.split("/").pop();
 const $ = (id) => document.getElementById(id);
@@ -20,7 +24,7 @@ const dice = new DicePanel($("dice"));
 const battle = new BattlePanel($("battle"));
 
 async function fetchStep(n, tries = 6) {
-  const r = await fetch(`/api/tables/${tableId}/replay?step=${n}`);
+  const r = await fetchIn(`/api/tables/${tableId}/replay?step=${n}`);
   if ((r.status === 429 || r.status === 503) && tries > 0) {
     // The server is busy or this address asked a lot at once: wait as told, then ask again.
     const wait = Math.min(10, Number(r.headers.get("Retry-After")) || 1);
@@ -28,7 +32,7 @@ async function fetchStep(n, tries = 6) {
     return fetchStep(n, tries - 1);
   }
   const d = await r.json();
-  if (!r.ok || d.error) throw new Error(d.error || `error ${r.status}`);
+  if (!r.ok || d.error) throw new Error(d.error || t("error {status}", { status: r.status }));
   cache.set(d.step, { round: d.view.round, view: d.view });
   return d;
 }
@@ -63,13 +67,14 @@ async function indexRounds() {
 }
 
 function lineText(text) {
-  const t = String(text);
-  const m = /^Round (\d+) begins\./.exec(t);
-  if (m) return { kind: "round", args: [Number(m[1])], text: t };
-  const lower = t.toLowerCase();
-  const k = names.map((n, i) => [n, i]).sort((x, y) => y[0].length - x[0].length)
-    .find(([n]) => n && lower.startsWith(n.toLowerCase()));
-  return { kind: "line", args: k ? [k[1]] : [], text: t };
+  const line = String(text);
+  // a round begins, in the server's English or French
+  const m = /^(?:Round (\d+) begins|la manche (\d+) commence)\./i.exec(line);
+  if (m) return { kind: "round", args: [Number(m[1] || m[2])], text: line };
+  const lower = line.toLowerCase();
+  const k = names.map((name, i) => [name, i]).sort((x, y) => y[0].length - x[0].length)
+    .find(([name]) => name && lower.startsWith(name.toLowerCase()));
+  return { kind: "line", args: k ? [k[1]] : [], text: line };
 }
 
 async function show(n) {
@@ -87,8 +92,10 @@ async function show(n) {
   step = d.step;
   round = d.view.round;
   ghost = d.view.ships.findIndex((s) => s.ghost);
+  ghostName(names, ghost);
   // round 0 is the setup (the hands are drawn, then the first Captain): no round has begun
-  $("where").textContent = `${round >= 1 ? `Round ${round}` : "Before round 1"} · step ${step} of ${steps}`;
+  const at = round >= 1 ? t("Round {round}", { round }) : t("Before round 1");
+  $("where").textContent = at + " · " + t("step {step} of {steps}", { step, steps });
   board.draw(d.view, names, {});
   drawShips($("ships"), d.view, names, null);
   dice.show(d.view, names);
@@ -100,8 +107,7 @@ async function show(n) {
   const fin = $("final");
   fin.hidden = !d.view.game_over;
   if (d.view.game_over) {
-    const w = d.view.winners.map((k) => names[k]).join(" and ");
-    $("winner").textContent = `The race is over. ${d.view.winners.length > 1 ? "Winners" : "Winner"}: ${w}`;
+    $("winner").textContent = winnerWords(d.view, names);
     $("final-table").replaceChildren(scoreTable(d.view, names));
     cache.set(step, { round, view: d.view });
   }
@@ -115,10 +121,10 @@ async function show(n) {
 // --- rounds and the chart ------------------------------------------------------------------------
 function drawRounds() {
   const box = $("rounds");
-  box.replaceChildren(el("span", { class: "muted" }, "Round: "));
+  box.replaceChildren(el("span", { class: "muted" }, t("Round:") + " "));
   for (const r of [...starts.keys()].sort((a, b) => a - b)) {
     if (r < 1) continue;
-    const b = el("button", { type: "button", "data-round": r, "aria-label": `Round ${r}` }, String(r));
+    const b = el("button", { type: "button", "data-round": r, "aria-label": t("Round {round}", { round: r }) }, String(r));
     b.setAttribute("aria-current", String(r === round));
     b.addEventListener("click", () => { pause(); show(starts.get(r).step); });
     box.appendChild(b);
@@ -181,7 +187,7 @@ function drawChart() {
   }
   const every = Math.max(1, Math.ceil(xs.length / 10));
   xs.forEach((r, i) => { if (i % every === 0) add("text", { x: x(r), y: H - 6, "text-anchor": "middle" }, String(r)); });
-  if (end && end.view.game_over) add("text", { x: x(lastX), y: H - 6, "text-anchor": "middle" }, "end");
+  if (end && end.view.game_over) add("text", { x: x(lastX), y: H - 6, "text-anchor": "middle" }, t("end"));
   if (round >= 1) add("line", { x1: x(round), x2: x(round), y1: T, y2: H - B, class: "now" });
   const summary = [];
   const letters = shipLetters(names);
@@ -202,7 +208,7 @@ function drawChart() {
     add("circle", { cx: x(lx), cy: y(ly), r: 9.5, fill: colour, stroke: ship.ghost ? "#e6edf2" : "#000", "stroke-width": 1 });
     add("text", { x: x(lx), y: y(ly) + 3.5, "text-anchor": "middle", class: "chart-letters", fill: inkOn(colour) }, letters[k] || "");
   });
-  svg.setAttribute("aria-label", `Scores over ${xs.length} rounds; last: ${summary.join(", ")}`);
+  svg.setAttribute("aria-label", n("Scores over {n} round; last: {scores}", "Scores over {n} rounds; last: {scores}", xs.length, { scores: summary.join(", ") }));
   $("chart").replaceChildren(svg);
   const legend = $("legend");
   legend.replaceChildren();
@@ -221,8 +227,8 @@ function drawChart() {
 function play() {
   if (step >= steps) show(0);
   const b = $("play");
-  b.replaceChildren(icon("pause", 18, "icon"), el("span", {}, "Pause"));
-  b.setAttribute("aria-label", "Pause");
+  b.replaceChildren(icon("pause", 18, "icon"), el("span", {}, t("Pause")));
+  b.setAttribute("aria-label", t("Pause"));
   const tick = async () => {
     if (!playing) return;
     if (step >= steps) { pause(); return; }
@@ -236,8 +242,8 @@ function pause() {
   clearTimeout(playing);
   playing = null;
   const b = $("play");
-  b.replaceChildren(icon("play", 18, "icon"), el("span", {}, "Play"));
-  b.setAttribute("aria-label", "Play");
+  b.replaceChildren(icon("play", 18, "icon"), el("span", {}, t("Play")));
+  b.setAttribute("aria-label", t("Play"));
 }
 
 function button(id, glyph, words) {
@@ -246,12 +252,12 @@ function button(id, glyph, words) {
   b.title = b.getAttribute("aria-label");
 }
 
-button("first", "first", "Start");
-button("prevround", "prevround", "Round");
-button("prev", "prev", "Step");
-button("next", "next", "Step");
-button("nextround", "nextround", "Round");
-button("last", "last", "End");
+button("first", "first", t("Start"));
+button("prevround", "prevround", t("Round"));
+button("prev", "prev", t("Step"));
+button("next", "next", t("Step"));
+button("nextround", "nextround", t("Round"));
+button("last", "last", t("End"));
 pause();
 $("first").onclick = () => { pause(); show(0); };
 $("prev").onclick = () => { pause(); show(Math.max(0, step - 1)); };
@@ -263,14 +269,14 @@ $("play").onclick = () => (playing ? pause() : play());
 $("table-link").href = `/table/${tableId}`;
 document.addEventListener("keydown", (e) => {
   if (e.ctrlKey || e.metaKey || e.altKey) return;
-  const t = e.target;
-  if (t && (t.tagName === "SELECT" || t.tagName === "INPUT")) return;
+  const target = e.target;
+  if (target && (target.tagName === "SELECT" || target.tagName === "INPUT")) return;
   const go = { ArrowRight: () => Math.min(steps, step + 1), ArrowLeft: () => Math.max(0, step - 1),
     PageDown: () => roundStep(1), PageUp: () => roundStep(-1), Home: () => 0, End: () => steps }[e.key];
   if (go) { e.preventDefault(); pause(); show(go()); }
 });
 
-Promise.all([fetch("/api/board").then((r) => r.json()), boardReady]).then(async ([b]) => {
+Promise.all([fetchIn("/api/board").then((r) => r.json()), boardReady]).then(async ([b]) => {
   layout = b;
   board = new BoardView($("board"), layout);
   await show(0);

@@ -5,10 +5,11 @@ import { el } from "/static/common.js";
 import { BoardView, ready as boardReady, trackPath } from "/static/boardview.js";
 import { setUpHelp } from "/static/help.js";
 import { Log, summaryList } from "/static/log.js";
-import { BattlePanel, DicePanel, drawShips, flashShip, holdChange, scoreTable } from "/static/panels.js";
+import { BattlePanel, DicePanel, drawShips, flashShip, holdChange, placeWords, scoreTable, winnerWords } from "/static/panels.js";
 import { PER_SPACE, Pacer, SPEEDS, baseDuration } from "/static/pacing.js";
 import { QuestionPanel } from "/static/question.js";
-import { FACES, RESOURCES, actionWords, amount, cardTitle, clock, noteWords, plain, promptWords } from "/static/words.js";
+import { FACES, actionWords, amount, andWords, cardTitle, clock, ghostName, noteWords, plain, promptWords, shortageWords } from "/static/words.js";
+import { currentLang, fetchIn, fmt, loadWords, n, t } from "/static/i18n.js";
 import { api, loadPlayer } from "/static/player.js";
 import { Chat } from "/static/chat.js";
 import { Rematch } from "/static/rematch.js";
@@ -32,10 +33,11 @@ if (params === query && (query.has("token") || query.has("seat"))) {
   const hash = seat === null ? "" : `#seat=${seat}&token=${encodeURIComponent(token || "")}`;
   history.replaceState(null, "", location.pathname + hash);
 }
+await loadWords(); // the reader's words, before anything is drawn
 const $ = (id) => document.getElementById(id);
 // Answers after which reconnecting cannot help: say it once and stop.
 const FINAL = { no_table: true, unavailable: true };
-const TITLE = "Jamaica — table";
+const TITLE = t("Jamaica — table");
 const store = (() => { try { return window.localStorage; } catch { return null; } })();
 
 let layout = null, names = [], mySeat = null, ghost = -1, socket = null, retry = 500, stopped = false;
@@ -99,8 +101,8 @@ function playEvent(ev, u, animate) {
     lastMoves[ship] = path;
     spaces = path.length - 1;
     if (animate && board) board.move(ship, path, spaces * PER_SPACE * pacer.effective());
-    const where = $("ships").querySelector(`.shipcard[data-ship="${ship}"] .ship-where`);
-    if (where) where.textContent = where.textContent.replace(/^(Space \d+|Port Royal)/, to === 0 ? "Port Royal" : `Space ${to}`);
+    const where = $("ships").querySelector(`.shipcard[data-ship="${ship}"] .ship-place`);
+    if (where) where.textContent = placeWords(to);
   } else if (a && ev.kind === "roll") {
     dice.rolled(a[0], a[1], animate);
   } else if (a && ev.kind === "dice") {
@@ -119,16 +121,16 @@ function callOut(ev, a, ms) {
   const at = (ship) => board.spaceOf(ship);
   const long = Math.max(ms, 900 * pacer.effective());
   switch (ev.kind) {
-    case "battle": board.flash(a[2], "Battle!", "battle", long * 2); break;
-    case "win": board.flash(at(a[0]), `${names[a[0]]} wins`, "battle", long); break;
-    case "tie": board.flash(at(a[0]), "A tie", "battle", long); break;
-    case "shortage": board.flash(at(a[0]), `Shortage of ${RESOURCES[a[1]]}!`, "shortage", long); break;
-    case "shortage_die": board.flash(at(a[0]), `Shortage die: ${FACES[a[1]]}`, "shortage", long); break;
-    case "power": case "face_down": board.flash(at(a[0]), "Treasure!", "treasure", long); break;
+    case "battle": board.flash(a[2], t("Battle!"), "battle", long * 2); break;
+    case "win": board.flash(at(a[0]), t("{name} wins", { name: names[a[0]] }), "battle", long); break;
+    case "tie": board.flash(at(a[0]), t("A tie"), "battle", long); break;
+    case "shortage": board.flash(at(a[0]), shortageWords(a[1]), "shortage", long); break;
+    case "shortage_die": board.flash(at(a[0]), t("Shortage die: {face}", { face: FACES[a[1]] }), "shortage", long); break;
+    case "power": case "face_down": board.flash(at(a[0]), t("Treasure!"), "treasure", long); break;
     case "pay": board.flash(a[3], `−${amount(a[2], a[1])}`, "info", ms); break;
     case "load": board.flash(at(a[0]), `+${amount(a[2], a[1])}`, "info", ms); break;
     case "take": board.flash(at(a[0]), `+${amount(a[3], a[2])}`, "battle", ms); break;
-    case "finish": board.flash(0, `${names[a[0]]} is home!`, "treasure", long); break;
+    case "finish": board.flash(0, t("{name} is home!", { name: names[a[0]] }), "treasure", long); break;
     default: break;
   }
 }
@@ -163,7 +165,7 @@ function settle(u, newest = null) {
   drawBoard();
   drawShips($("ships"), view, names, mySeat);
   if (tableStatus === "waiting" && !view.round) {  // no game yet: no "Round 0"
-    $("dice").replaceChildren(el("span", { class: "dice-wait" }, "The game starts when every seat is taken."));
+    $("dice").replaceChildren(el("span", { class: "dice-wait" }, t("The game starts when every seat is taken.")));
     dice.state = null;
   } else dice.show(view, names);
   battle.fromView(view, names);
@@ -181,7 +183,7 @@ const pacer = new Pacer({
   onChange(left) {
     const skip = $("skip");
     skip.hidden = left === 0;
-    skip.textContent = `Skip to now (${left})`;
+    skip.textContent = t("Skip to now ({n})", { n: fmt(left) });
     document.body.dataset.queue = String(left);
   },
 });
@@ -193,8 +195,8 @@ function drawBoard() {
   if (preview && preview.length) {
     const hints = {};
     for (const d of preview) {
-      const words = [d.cost, d.battle ? "battle" : "", d.shortage ? "shortage!" : ""].filter(Boolean).join(" · ");
-      const text = `${d.time === "evening" ? "Evening" : "Morning"}: ${words}`;
+      const words = [d.cost, d.battle ? t("battle") : "", d.shortage ? t("shortage!") : ""].filter(Boolean).join(" · ");
+      const text = d.time === "evening" ? t("Evening: {what}", { what: words }) : t("Morning: {what}", { what: words });
       hints[d.space] = hints[d.space] && hints[d.space] !== text ? `${hints[d.space]} / ${text}` : text;
     }
     board.draw(shown.view, names, { targets: [...new Set(preview.map((d) => d.space))], onPick: null, lastMoves, hints });
@@ -212,7 +214,7 @@ let countdownTimer = null;
 function newQuestion(u) {
   const q = u.question;
   preview = null;
-  announce("Your turn: " + promptWords(q.prompt, names[mySeat], q.kind === "pay" ? q.plans : null));
+  announce(t("Your turn: {question}", { question: promptWords(q.prompt, names[mySeat], q.kind === "pay" ? q.plans : null) }));
   if (!$("help").open) question.focusFirst();
   if (soundOn) beep();
 }
@@ -226,16 +228,17 @@ function turnState(u) {
   bar.classList.toggle("mine", Boolean(q) && !view.game_over);
   bar.classList.toggle("over", view.game_over);
   if (view.game_over) {
-    banner("The game is over", ": see the scores below.");
-    document.title = "Game over — Jamaica";
-    status("The game is over.");
+    banner(t("The game is over"), t(": see the scores below."));
+    document.title = t("Game over — Jamaica");
+    status(t("The game is over."));
     countdown(null);
     return;
   }
   if (q) {
-    banner("Your turn", q.early ? ": choose your card (everyone chooses at the same time)" : `: ${promptWords(q.prompt, names[mySeat], q.kind === "pay" ? q.plans : null)}`);
-    document.title = "▶ Your turn — Jamaica";
-    status("Your turn");
+    banner(t("Your turn"), q.early ? t(": choose your card (everyone chooses at the same time)")
+      : t(": {question}", { question: promptWords(q.prompt, names[mySeat], q.kind === "pay" ? q.plans : null) }));
+    document.title = t("▶ Your turn — Jamaica");
+    status(t("Your turn"));
     let at = typeof q.deadline_at === "number" ? q.deadline_at : null;
     if (at === null && typeof q.deadline === "number" && !q.early) at = (u.received || Date.now()) + q.deadline * 1000;
     countdown(at);
@@ -247,10 +250,13 @@ function turnState(u) {
   const others = waiting.filter((k) => k !== mySeat).map((k) => names[k]);
   const byBot = waiting.filter((k) => k !== mySeat && seatReplaced(k)).map((k) => names[k]);
   let text;
-  if (u.early_choice && mySeat !== null) text = `You chose ${cardTitle(u.early_choice)}. Waiting for ${others.join(" and ") || "the others"}…`;
-  else if (!others.length) text = view.pending.chance ? "The dice are rolling…" : "Playing…";
-  else if (byBot.length === others.length) text = `A bot is playing for ${others.join(" and ")}…`;
-  else text = `Waiting for ${others.join(" and ")}…`;
+  if (u.early_choice && mySeat !== null) {
+    const players = others.length ? andWords(others) : t("the others");
+    text = t("You chose {card}. Waiting for {players}…", { card: cardTitle(u.early_choice), players });
+  }
+  else if (!others.length) text = view.pending.chance ? t("The dice are rolling…") : t("Playing…");
+  else if (byBot.length === others.length) text = t("A bot is playing for {players}…", { players: andWords(others) });
+  else text = t("Waiting for {players}…", { players: andWords(others) });
   banner(text, "");
   status(text);
 }
@@ -273,9 +279,9 @@ function countdown(at) {
   const tick = () => {
     const left = (at - Date.now()) / 1000;
     box.hidden = false;
-    box.textContent = `${clock(left)} left`;
+    box.textContent = t("{time} left", { time: clock(left) });
     box.classList.toggle("urgent", left <= 10);
-    box.setAttribute("aria-label", `${Math.max(0, Math.ceil(left))} seconds left`);
+    box.setAttribute("aria-label", n("{n} second left", "{n} seconds left", Math.max(0, Math.ceil(left))));
   };
   tick();
   countdownTimer = setInterval(tick, 250);
@@ -293,8 +299,7 @@ function showSince(u) {
 function finish(view) {
   const fin = $("final");
   fin.hidden = false;
-  const winners = view.winners.map((w) => names[w]).join(" and ");
-  $("winner").textContent = `The race is over. ${view.winners.length > 1 ? "Winners" : "Winner"}: ${winners}`;
+  $("winner").textContent = winnerWords(view, names);
   $("final-table").replaceChildren(scoreTable(view, names, mySeat));
   $("replay-link").href = `/replay/${tableId}`;
   question.box.hidden = true;
@@ -317,7 +322,7 @@ function act(actions) {
     if (b.dataset.action === actions.join(";")) b.classList.add("picked");
   }
   if (socket && socket.readyState === 1) sendPending();
-  else question.say("Not connected: your answer is kept and will be sent as soon as the connection is back.", "warn");
+  else question.say(t("Not connected: your answer is kept and will be sent as soon as the connection is back."), "warn");
 }
 
 /** An answer in the player's words: the label of the option (or way to pay) they chose. */
@@ -334,7 +339,7 @@ function changeCard(card) {
   if (pending || !shown) return;
   pending = { actions: [`play ${card}`], words: cardTitle(card), turn: shown.turn, early: true, sent: false };
   if (socket && socket.readyState === 1) sendPending();
-  else status("Not connected: your new card is kept and will be sent when the connection is back.");
+  else status(t("Not connected: your new card is kept and will be sent when the connection is back."));
 }
 
 function sendPending() {
@@ -344,7 +349,7 @@ function sendPending() {
   else msg.actions = pending.actions;
   send(msg);
   pending.sent = true;
-  if (question.question) question.say("Sending…");
+  if (question.question) question.say(t("Sending…"));
 }
 
 /** After reconnecting: send the kept answer if its question is still asked, else say so. */
@@ -357,13 +362,13 @@ function resendPending(u) {
   if (still) {
     sendPending();
     question.setBusy(true);
-    question.say("Connected again: your answer was sent.");
+    question.say(t("Connected again: your answer was sent."));
   } else {
     const lost = pending.words || pending.actions.map((a) => actionWords(a, names)).join(", ");
     pending = null;
     question.setBusy(false);
-    log.note(`Your answer “${lost}” was not sent: the game moved on while the connection was down.`);
-    if (q) question.say("Your previous answer could not be sent: the game moved on. Please answer again.", "error");
+    log.note(t("Your answer “{answer}” was not sent: the game moved on while the connection was down.", { answer: lost }));
+    if (q) question.say(t("Your previous answer could not be sent: the game moved on. Please answer again."), "error");
   }
 }
 
@@ -389,7 +394,9 @@ function connect() {
     // An invite link opened by a player sends their key too: once the seat is bound to them,
     // the link's token alone no longer opens it.
     const key = player ? { key: player.key } : {};
-    send(useKey ? { op: "hello", key: player.key } : { op: "hello", seat, token, ...key });
+    // the language the server says the events, the questions and its errors in, for this reader
+    const lang = currentLang();
+    send(useKey ? { op: "hello", key: player.key, lang } : { op: "hello", seat, token, ...key, lang });
   };
   socket.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
@@ -398,6 +405,7 @@ function connect() {
       mySeat = msg.seat;
       rematch.seat = mySeat;
       ghost = names.length > msg.config.players ? msg.config.players : -1;
+      ghostName(names, ghost);
       initial = true;
       pacer.clear();
       log.reset(names, mySeat, ghost);
@@ -451,12 +459,12 @@ function connect() {
       }
       if (pending) {
         // The server names the action as the engine does ('take 1'): say it as the button did.
-        const why = msg.code === "illegal" ? `“${pending.words}” is not possible now` : plain(msg.message);
+        const why = msg.code === "illegal" ? t("“{answer}” is not possible now", { answer: pending.words }) : plain(msg.message);
         pending = null;
         question.setBusy(false);
-        question.say(`Not accepted: ${why}.`, "error");
+        question.say(t("Not accepted: {why}.", { why }), "error");
         question.focusFirst();
-        log.note(`⚠ Not accepted: ${why}.`);
+        log.note("⚠ " + t("Not accepted: {why}.", { why }));
       } else log.note(`⚠ ${msg.message}`);
       if (["bad_token", "bad_seat", "claimed"].includes(msg.code)) status(plain(msg.message));
       if (msg.code === "too_many_connections" || msg.code === "flooding") retry = 5000;
@@ -468,11 +476,11 @@ function connect() {
       return;
     }
     if (ev.code !== 4307) nodeBase = "";  // not sent elsewhere: through the front door again
-    status("Connection lost — reconnecting…");
+    status(t("Connection lost — reconnecting…"));
     document.body.classList.add("offline");
     if (pending) {
       pending.sent = false;
-      question.say("Connection lost: your answer is kept and will be sent when the connection is back.", "warn");
+      question.say(t("Connection lost: your answer is kept and will be sent when the connection is back."), "warn");
     }
     setTimeout(connect, retry);
     retry = Math.max(500, Math.min(retry * 2, 5000));
@@ -490,9 +498,9 @@ const rematch = new Rematch(tableId, { button: $("play-again"), offer: $("rematc
 
 function whoami() {
   let text;
-  if (mySeat !== null) text = `You are ${names[mySeat]}`;
-  else if (you && you.name) text = `Watching as ${you.name} (spectator)`;
-  else text = "Watching as a spectator";
+  if (mySeat !== null) text = t("You are {name}", { name: names[mySeat] });
+  else if (you && you.name) text = t("Watching as {name} (spectator)", { name: you.name });
+  else text = t("Watching as a spectator");
   $("whoami").textContent = text;
 }
 
@@ -513,12 +521,12 @@ function drawSeats(msg) {
 let creatorChecked = false;
 /** A table with open seats: no game yet, say how many are missing; its creator may start now. */
 function waitingState() {
-  const n = openSeats(seatsMsg);
+  const open = openSeats(seatsMsg);
   const bar = $("banner");
   bar.hidden = false;
   bar.classList.remove("mine", "over");
-  const text = `Waiting for players (${n} open seat${n === 1 ? "" : "s"})`;
-  banner(text, mySeat === null ? "" : ": the game starts when every seat is taken.");
+  const text = n("Waiting for players ({n} open seat)", "Waiting for players ({n} open seats)", open);
+  banner(text, mySeat === null ? "" : t(": the game starts when every seat is taken."));
   status(text);
   document.title = TITLE;
   countdown(null);
@@ -526,8 +534,8 @@ function waitingState() {
   if (!creatorChecked && player && mySeat !== null) {
     creatorChecked = true;
     api("/api/me").then((r) => {
-      const t = r.ok ? (r.data.tables || []).find((x) => x.id === tableId) : null;
-      $("start-now").hidden = !(t && t.creator) || tableStatus !== "waiting";  // (started meanwhile?)
+      const mine = r.ok ? (r.data.tables || []).find((x) => x.id === tableId) : null;
+      $("start-now").hidden = !(mine && mine.creator) || tableStatus !== "waiting";  // (started meanwhile?)
     });
   }
 }
@@ -541,7 +549,7 @@ $("start-now").addEventListener("click", async () => {
 /** A bot plays this seat (the clock ran out too often): say so, offer to take the seat back. */
 function replaced(yes) {
   const box = $("replaced");
-  if (yes && box.hidden) announce("A bot is playing for you. Take your seat back to play again.");
+  if (yes && box.hidden) announce(t("A bot is playing for you. Take your seat back to play again."));
   box.hidden = !yes;
   if (meReplaced !== yes) {
     meReplaced = yes;
@@ -564,7 +572,7 @@ async function claim() {
 
 // --- settings: speed, skip, sound, help, keys -----------------------------------------------------
 const speed = $("speed");
-for (const [v, label] of SPEEDS) speed.appendChild(el("option", { value: v }, label));
+for (const [v, label] of SPEEDS) speed.appendChild(el("option", { value: v }, t(label)));
 speed.value = (store && store.getItem("jamaica.speed")) || "1";
 if (!SPEEDS.some(([v]) => v === speed.value)) speed.value = "1";
 pacer.factor = Number(speed.value);
@@ -579,22 +587,22 @@ let soundOn = Boolean(store && store.getItem("jamaica.sound") === "on");
 let audio = null;
 function soundButton() {
   const b = $("sound");
-  b.textContent = soundOn ? "Sound on" : "Sound off";
+  b.textContent = soundOn ? t("Sound on") : t("Sound off");
   b.setAttribute("aria-pressed", String(soundOn));
 }
 function beep() {
   try {
     audio = audio || new AudioContext();
-    const t = audio.currentTime;
+    const now = audio.currentTime;
     for (const [f, at] of [[660, 0], [880, 0.14]]) {
       const o = audio.createOscillator(), g = audio.createGain();
       o.frequency.value = f;
-      g.gain.setValueAtTime(0.0001, t + at);
-      g.gain.exponentialRampToValueAtTime(0.15, t + at + 0.02);
-      g.gain.exponentialRampToValueAtTime(0.0001, t + at + 0.13);
+      g.gain.setValueAtTime(0.0001, now + at);
+      g.gain.exponentialRampToValueAtTime(0.15, now + at + 0.02);
+      g.gain.exponentialRampToValueAtTime(0.0001, now + at + 0.13);
       o.connect(g).connect(audio.destination);
-      o.start(t + at);
-      o.stop(t + at + 0.15);
+      o.start(now + at);
+      o.stop(now + at + 0.15);
     }
   } catch { /* no sound here */ }
 }
@@ -609,8 +617,8 @@ $("sound").addEventListener("click", () => {
 const openHelp = setUpHelp($("help"), [$("help-open")]);
 document.addEventListener("keydown", (e) => {
   if (e.ctrlKey || e.metaKey || e.altKey || $("help").open) return;
-  const t = e.target;
-  if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA")) return;
+  const target = e.target;
+  if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
   if (e.key === "?" || e.key === "h" || e.key === "H") { e.preventDefault(); openHelp(); return; }
   if (/^[1-9]$/.test(e.key) && !question.box.hidden) {
     const b = $("options").querySelectorAll("button")[Number(e.key) - 1];
@@ -624,7 +632,7 @@ new ResizeObserver(() => {
   document.documentElement.style.setProperty("--dock-h", `${dock.offsetHeight}px`);
 }).observe(dock);
 
-Promise.all([fetch("/api/board").then((r) => r.json()), boardReady]).then(([b]) => {
+Promise.all([fetchIn("/api/board").then((r) => r.json()), boardReady]).then(([b]) => {
   layout = b;
   board = new BoardView($("board"), layout);
   connect();

@@ -1,18 +1,32 @@
 // Plain words for the pages: card titles instead of internal names, capitals at the start of
 // sentences, resource words, and which ships an event is about. Everything here is wording;
-// no rule is decided in the browser.
+// no rule is decided in the browser. The words are English message ids (marked N_), said in the
+// reader's language (t) when shown: the tables are made before the page has loaded its catalog.
+import { fmt, n, t } from "/static/i18n.js";
 
-export const ICON_WORDS = { food: "Food", gun: "Gunpowder", gold: "Doubloons", fwd: "Forward", back: "Backward" };
+const N_ = (s) => s; // marks a message for the catalogs; t() translates it when shown
+
+export const ICON_WORDS = { food: N_("Food"), gun: N_("Gunpowder"), gold: N_("Doubloons"), fwd: N_("Forward"), back: N_("Backward") };
 export const RESOURCES = ["nothing", "food", "gunpowder", "doubloons"]; // event args' resource codes
 export const HOLD_WORDS = { food: "food", powder: "gunpowder", gold: "doubloons", "-": "empty" };
-export const POWER_WORDS = { map: "Morgan's Map", sabre: "Saran's Sabre", beth: "Lady Beth", hold6: "6th Hold" };
+export const POWER_WORDS = { map: N_("Morgan's Map"), sabre: N_("Saran's Sabre"), beth: N_("Lady Beth"), hold6: N_("6th Hold") };
 export const FACES = ["2", "4", "6", "8", "10", "★"]; // combat die faces by event code
 const CARD_RE = /\b(food|gun|gold|fwd|back)-(food|gun|gold|fwd|back)\b/g;
+
+/** An icon of a card in words ("fwd" → "Forward"), in the reader's language. */
+export function iconWord(ic) {
+  return ICON_WORDS[ic] ? t(ICON_WORDS[ic]) : ic;
+}
+
+/** A power (a treasure shown face up) in words. */
+export function powerWord(p) {
+  return POWER_WORDS[p] ? t(POWER_WORDS[p]) : p;
+}
 
 /** "fwd-gun" → "Forward / Gunpowder". */
 export function cardTitle(name) {
   const [m, e] = name.split("-");
-  return `${ICON_WORDS[m] || m} / ${ICON_WORDS[e] || e}`;
+  return t("{morning} / {evening}", { morning: iconWord(m), evening: iconWord(e) });
 }
 
 export function capitalize(text) {
@@ -25,10 +39,36 @@ export function plain(text) {
   return capitalize(String(text).replace(CARD_RE, (_, m, e) => cardTitle(`${m}-${e}`)));
 }
 
+/** The Ghost Ship's name (its English default from the server) in the reader's language. */
+export function ghostName(names, ghost) {
+  if (ghost >= 0 && names[ghost] === N_("the Ghost Ship")) names[ghost] = t("the Ghost Ship");
+  return names;
+}
+
+/** Names joined with "and" ("Ann and Bob", "Ann and Bob and Cy"), in the reader's language. */
+export function andWords(names) {
+  return names.join(" " + t("and") + " ");
+}
+
+/** A shortage called out: "Shortage of food!" (the event's resource code, 1 to 3). */
+export function shortageWords(resource) {
+  switch (RESOURCES[resource]) {
+    case "food": return t("Shortage of food!");
+    case "gunpowder": return t("Shortage of gunpowder!");
+    case "doubloons": return t("Shortage of doubloons!");
+    default: return t("Shortage!");
+  }
+}
+
 /** "1 food", "3 doubloons", "1 doubloon". */
-export function amount(n, resource) {
+export function amount(count, resource) {
   const word = typeof resource === "number" ? RESOURCES[resource] : HOLD_WORDS[resource] || resource;
-  return `${n} ${n === 1 && word === "doubloons" ? "doubloon" : word}`;
+  switch (word) {
+    case "food": return n("{n} food", "{n} food", count);
+    case "gunpowder": return n("{n} gunpowder", "{n} gunpowder", count);
+    case "doubloons": return n("{n} doubloon", "{n} doubloons", count);
+    default: return fmt(count);
+  }
 }
 
 // Events whose first argument is not a ship.
@@ -56,11 +96,15 @@ export function isMine(ev, seat, names) {
 export function promptWords(prompt, myName, plans = null) {
   let p = String(prompt);
   if (myName) {
-    if (p.startsWith(`${myName}, Captain: `)) p = "You are the Captain: " + p.slice(myName.length + 11);
-    else if (p.startsWith(`${myName}: `)) p = p.slice(myName.length + 2);
+    // the server's words, in English or in French ("Ann, Capitaine : …", a narrow space before the colon)
+    const name = myName.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    const captain = new RegExp(`^${name}, (?:Captain|Capitaine)[\u202f\u00a0 ]?: `).exec(p);
+    const asked = new RegExp(`^${name}[\u202f\u00a0 ]?: `).exec(p);
+    if (captain) p = t("You are the Captain: {question}", { question: p.slice(captain[0].length) });
+    else if (asked) p = p.slice(asked[0].length);
   }
   // A payment answered with a whole plan (every hold at once), in the banner as in the panel.
-  if (Array.isArray(plans) && plans.length) p = p.replace(/ — take one from which hold\?$/, " — from which holds?");
+  if (Array.isArray(plans) && plans.length) p = p.replace(/ — take one from which hold\?$/, t(" — from which holds?"));
   return plain(p);
 }
 
@@ -70,28 +114,28 @@ export function clock(seconds) {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
-const TREASURES = { ...POWER_WORDS, "-2": "a -2 cursed treasure", "-3": "a -3 cursed treasure", "-4": "a -4 cursed treasure" };
+const TREASURES = { ...POWER_WORDS, "-2": N_("a -2 cursed treasure"), "-3": N_("a -3 cursed treasure"), "-4": N_("a -4 cursed treasure") };
+const treasure = (key) => (TREASURES[key] ? t(TREASURES[key]) : key);
 
 /** An action as the engine names it ("take 1", "play fwd-gun") in a player's words. */
 export function actionWords(action, names = []) {
   const [verb, arg = ""] = String(action).trim().split(/\s+/, 2);
-  const n = Number(arg);
-  const hold = (h) => (h === 5 ? "the 6th Hold" : `hold ${h + 1}`);
-  const space = (s) => (s === 0 ? "Port Royal" : `space ${s}`);
+  const k = Number(arg);
+  const hold = (h) => (h === 5 ? t("the 6th Hold") : t("hold {k}", { k: h + 1 }));
   switch (verb) {
     case "play": return cardTitle(arg);
-    case "morning": return `${arg} in the morning`;
-    case "move": return `to ${space(n)}`;
-    case "load": return `load into ${hold(n)}`;
-    case "pay": return `pay from ${hold(n)}`;
-    case "take": return `take from ${hold(n)}`;
-    case "powder": return `${arg} gunpowder`;
-    case "attack": return names[n] ? `attack ${names[n]}` : "attack";
-    case "reroll": return "roll again";
-    case "accept": return "accept the roll";
-    case "steal": return arg === "blind" ? "steal a face-down card" : `steal ${TREASURES[arg] || arg}`;
-    case "give": return `give ${TREASURES[arg] || arg}`;
-    case "nothing": return "take nothing";
+    case "morning": return t("{die} in the morning", { die: arg });
+    case "move": return k === 0 ? t("to Port Royal") : t("to space {space}", { space: k });
+    case "load": return t("load into {hold}", { hold: hold(k) });
+    case "pay": return t("pay from {hold}", { hold: hold(k) });
+    case "take": return t("take from {hold}", { hold: hold(k) });
+    case "powder": return n("{n} gunpowder", "{n} gunpowder", k);
+    case "attack": return names[k] ? t("attack {name}", { name: names[k] }) : t("attack");
+    case "reroll": return t("roll again");
+    case "accept": return t("accept the roll");
+    case "steal": return arg === "blind" ? t("steal a face-down card") : t("steal {treasure}", { treasure: treasure(arg) });
+    case "give": return t("give {treasure}", { treasure: treasure(arg) });
+    case "nothing": return t("take nothing");
     default: return plain(action);
   }
 }
