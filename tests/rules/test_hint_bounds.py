@@ -314,7 +314,7 @@ def every_order(s: State, *, end_by_stack: bool, max_clones: int = 50_000) -> Pl
         label = f"Pay {RESOURCE_NAMES[resource]}: {words}"
         if label not in labels:
             labels.add(label)
-            out.append({"label": label, "actions": answers})
+            out.append({"label": label, "actions": answers, "taken": [[h, n] for h, n in taken]})
     return out
 
 

@@ -162,9 +162,13 @@ def until(ws: ClientConnection, pred: Any, timeout: float = 60) -> dict[str, Any
 
 
 def hello(
-    ws: ClientConnection, seat: int | None = None, token: str | None = None
-) -> dict[str, Any]:
-    send(ws, op="hello", seat=seat, token=token)
+    ws: ClientConnection, seat: int | None = None, token: str | None = None,
+    lang: str | None = None,
+) -> dict[str, Any]:  # fmt: skip
+    if lang is None:
+        send(ws, op="hello", seat=seat, token=token)
+    else:
+        send(ws, op="hello", seat=seat, token=token, lang=lang)
     welcome = recv(ws)
     assert welcome["op"] == "welcome", welcome
     return welcome

@@ -220,8 +220,10 @@ async def test_a_note_is_placed_among_the_events_where_it_happened(tmp_path: Pat
     client = await table.join(outbox, Hello(0, tokens[0]))
     await _until(lambda: table.session.human_to_move() == 0)
     before = len(table.session.state.events or ())
-    await _until(lambda: any("Time ran out" in text for _, text, _ in table.notes), 10)
-    audience, text, at = next(n for n in table.notes if "Time ran out" in n[1])
+    await _until(lambda: any("Time ran out" in text["en"] for _, text, _ in table.notes), 10)
+    audience, texts, at = next(n for n in table.notes if "Time ran out" in n[1]["en"])
+    text = texts["en"]
+    assert texts["fr"].startswith("Le temps de A est écoulé")  # each reader's language
     assert at == before  # placed before the events of the answer the bot gave for A
     await _until(lambda: any(text in m.get("notes", ()) for m in wire.sent), 10)
     update = next(m for m in wire.sent if text in m.get("notes", ()))
@@ -231,7 +233,7 @@ async def test_a_note_is_placed_among_the_events_where_it_happened(tmp_path: Pat
     assert placed[text] == 0 and len(update["events"]) > 0
     assert any("For A, the" in n for n in update["notes"])  # what was answered, to A only
     await asyncio.sleep(0.3)
-    table.note(audience, "late", at=len(table.session.state.events or ()))
+    table.note(audience, {"en": "late", "fr": "tard"}, at=len(table.session.state.events or ()))
     again = table.update_for(client)
     assert again["notes_at"] == [len(again["events"])]
     table._set_seat(0, replaced=True)

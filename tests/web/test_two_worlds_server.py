@@ -1,7 +1,8 @@
 """The two-worlds test through the real server (issue 9): two stored tables that differ only in
 what one seat may not know must send that seat, and a spectator, the very same messages (the
 game's, and who sits where and the chat: every message a connection receives); the lobby's line of
-each table and the anonymous replay of each must be the same at every step."""
+each table and the anonymous replay of each must be the same at every step. In both languages
+(issue 26): a translation must not add information."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ import secrets
 import time
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from jamaica import CHANCE, Action, Config, State, new_game
 from jamaica.rules.data import CARD_NAMES
@@ -116,9 +119,11 @@ def _by(s: State, i: int) -> int:
     return t.current_player()
 
 
-def _messages(server: Server, table_id: str, seat: int | None, token: str | None) -> list[Any]:
+def _messages(
+    server: Server, table_id: str, seat: int | None, token: str | None, lang: str
+) -> list[Any]:
     with server.ws(table_id) as ws:
-        welcome = hello(ws, seat, token)
+        welcome = hello(ws, seat, token, lang)
         got: list[Any] = [{k: v for k, v in welcome.items() if k != "table"}, recv(ws)]
         end = time.monotonic() + 0.3  # anything else the server would send
         while (left := end - time.monotonic()) > 0:
@@ -129,7 +134,8 @@ def _messages(server: Server, table_id: str, seat: int | None, token: str | None
     return got
 
 
-def test_two_worlds_through_the_server(tmp_path: Path) -> None:
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_two_worlds_through_the_server(tmp_path: Path, lang: str) -> None:
     db = tmp_path / "jamaica.db"
     pairs = _pairs()
     tokens = [secrets.token_urlsafe(16) for _ in NAMES]
@@ -145,9 +151,11 @@ def test_two_worlds_through_the_server(tmp_path: Path) -> None:
         for k, (config, first, _, q, _, _) in enumerate(pairs):
             for seat in [None, *range(config.players)]:
                 token = None if seat is None else tokens[seat]
-                a = _messages(server, f"a{k}", seat, token)
-                b = _messages(server, f"b{k}", seat, token)
+                a = _messages(server, f"a{k}", seat, token, lang)
+                b = _messages(server, f"b{k}", seat, token, lang)
                 assert len(a) >= 2
+                said = " ".join(e["text"] for e in a[1]["events"])
+                assert (" le " in said or " la " in said) == (lang == "fr"), said[:200]
                 if seat == q:
                     assert a != b  # the converse: the seat that knows sees the difference
                 else:
@@ -159,7 +167,7 @@ def test_two_worlds_through_the_server(tmp_path: Path) -> None:
                     for w in "ab"]  # fmt: skip
             assert same[0] == same[1]
             for step in range(0, len(first) + 1, 7):
-                path = "/api/tables/{}/replay?step=" + str(step)
+                path = "/api/tables/{}/replay?lang=" + lang + "&step=" + str(step)
                 assert server.get(path.format(f"a{k}")) == server.get(path.format(f"b{k}"))
     finally:
         server.stop()

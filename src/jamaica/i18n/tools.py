@@ -16,14 +16,18 @@ from . import DOMAIN, LANGUAGES
 HERE = Path(__file__).resolve().parent
 PACKAGE = HERE.parent  # src/jamaica
 TEMPLATE = HERE / "jamaica.pot"
-KEYWORDS = {"_": None, "t": None, "tr": None, "n": (1, 2), "N_": None, "P_": (1, 2)}
+KEYWORDS = {"_": None, "t": None, "tr": None, "n": (1, 2), "N_": None, "P_": (1, 2),
+            # the server's words for people: errors (their message argument) and notes
+            "ProtocolError": (2,), "error": (2,), "http_error": (3,), "fail": (2,),
+            "refuse": (5,), "note_words": None, "_replace": (2,)}  # fmt: skip
 METHODS = [
     ("**/static/**.js", "javascript"),
     ("**/static/**.html", "jamaica.i18n.html:extract"),
     ("**.py", "python"),
 ]
 SKIP = ("rules/", "envs/", "learn/", "bench", "lab/", "bots/")  # no player-facing words there…
-WORDS = ("rules/events.py", "rules/phrases.py")  # …but the rules' words, marked N_ and P_
+WORDS = ("rules/events.py", "rules/phrases.py", "rules/prompts.py", "rules/hints.py")  # …but the
+# rules' words, marked N_ and P_
 
 
 def po_path(lang: str) -> Path:

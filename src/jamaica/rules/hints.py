@@ -27,7 +27,7 @@ empty and None when the destination does not depend on the morning).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from .actions import MOVE, PAY, Action
 from .board import MOVES_BACKWARD, MOVES_FORWARD_BEHIND, MOVES_FORWARD_RACE
@@ -48,12 +48,21 @@ from .data import (
     SPACE_COST,
     SPACE_TYPE,
 )
-from .events import amount, card_title, hold_name
 from .holds import load_holds, slot_count, total
 from .ops import K_MOVE, K_PAY, M_FALLBACK_2021, M_GHOST
+from .phrases import ENGLISH, N_, SPACE_KINDS, Translations, amount, card, hold
 
 if TYPE_CHECKING:
     from .state import State
+
+EMPTIED: Final = {1: N_("after emptying food"), 2: N_("after emptying gunpowder"),
+                  3: N_("after emptying doubloons")}  # fmt: skip
+FULL: Final = {1: N_("Load {amount} (ignored: every hold holds food)"),
+               2: N_("Load {amount} (ignored: every hold holds gunpowder)"),
+               3: N_("Load {amount} (ignored: every hold holds doubloons)")}  # fmt: skip
+PAY_WORDS: Final = {1: N_("Pay food: {takes}"), 2: N_("Pay gunpowder: {takes}"),
+                    3: N_("Pay doubloons: {takes}")}  # fmt: skip
+
 
 class _Place(NamedTuple):
     """Where a ship may be in the middle of its turn, and what it holds then."""
@@ -78,7 +87,9 @@ class _Outcome(NamedTuple):
     then_ignored: bool | None = None  # a load settled whether the evening's load is ignored
 
 
-def _arrive(s: State, ship: int, dest: int, finishes: bool, tokens: int) -> dict[str, Any]:
+def _arrive(
+    s: State, ship: int, dest: int, finishes: bool, tokens: int, t: Translations
+) -> dict[str, Any]:
     """What arriving on `dest` means, whatever the ship holds: its cost, a battle, a lair's
     treasure, the finish (`_judge` adds what the ship holds and a shortage)."""
     kind = SPACE_TYPE[dest]
@@ -89,11 +100,11 @@ def _arrive(s: State, ship: int, dest: int, finishes: bool, tokens: int) -> dict
         due, resource = SPACE_COST[dest], FOOD
     treasure = kind == LAIR and bool(tokens >> dest & 1)
     if finishes:
-        words = "the finish"
+        words = t.gettext(N_("the finish"))
     elif due and resource is not None:
-        words = amount(due, resource)
+        words = amount(due, resource, t)
     else:
-        words = "a treasure" if treasure else "free"
+        words = t.gettext(N_("a treasure")) if treasure else t.gettext(N_("free"))
     others = [k for k in range(s.ns) if k != ship and s.pos[k] == dest]
     battle = bool(others) and dest != PORT_ROYAL and not finishes
     return {
@@ -133,14 +144,14 @@ def _moves(place: _Place, die: int, forward: bool) -> tuple[tuple[int, bool], ..
 
 
 def _move(
-    s: State, ship: int, place: _Place, die: int, forward: bool
+    s: State, ship: int, place: _Place, die: int, forward: bool, t: Translations
 ) -> list[tuple[dict[str, Any], bool]]:
     """The hint for each destination of a move from a known place, and whether the move
     crosses the start line to get there."""
     out = []
     for dest, crossed in _moves(place, die, forward):
         finishes = bool(crossed) and forward and place.lap == 0
-        hint = _judge(_arrive(s, ship, dest, finishes, place.tokens), place.food, place.gold)
+        hint = _judge(_arrive(s, ship, dest, finishes, place.tokens, t), place.food, place.gold)
         out.append((hint, bool(crossed)))
     return out
 
@@ -162,7 +173,7 @@ def _after(place: _Place, hint: dict[str, Any], crossed: bool, forward: bool) ->
     return _Place(dest, lap, food, gold, tokens, place.types if same else None, place.counts)
 
 
-def _load(place: _Place, resource: int, die: int) -> list[_Outcome]:
+def _load(place: _Place, resource: int, die: int, t: Translations) -> list[_Outcome]:
     """The ways a load that is not ignored may end (§5), by what they leave for an evening move:
     the food and doubloons held (the hold it empties, the player's choice, may have held some)."""
     types, counts = place.types, place.counts
@@ -177,15 +188,17 @@ def _load(place: _Place, resource: int, die: int) -> list[_Outcome]:
         food = place.food + (die if resource == FOOD else 0) - (lost if dumped == FOOD else 0)
         gold = place.gold + (die if resource == GOLD else 0) - (lost if dumped == GOLD else 0)
         if lost:
-            words = f"after emptying {amount(lost, dumped)}"
+            words = t.gettext(N_("after emptying {amount}")).format(amount=amount(lost, dumped, t))
+        elif dumped:
+            words = t.gettext(EMPTIED[dumped])
         else:
-            words = f"after emptying {RESOURCE_NAMES[dumped]}" if dumped else "after loading"
+            words = t.gettext(N_("after loading"))
         out.append(_Outcome(tuple(loads), words, place._replace(food=food, gold=gold, types=None)))
     return out
 
 
-def _where(space: int) -> str:
-    return "Port Royal" if space == PORT_ROYAL else str(space)
+def _where(space: int, t: Translations) -> str:
+    return t.gettext(SPACE_KINDS[0]) if space == PORT_ROYAL else str(space)
 
 
 def _ignored(place: _Place, resource: int) -> bool | None:
@@ -197,26 +210,28 @@ def _ignored(place: _Place, resource: int) -> bool | None:
 
 
 def _morning(
-    s: State, ship: int, icons: tuple[int, int], die: int, place: _Place
+    s: State, ship: int, icons: tuple[int, int], die: int, place: _Place, t: Translations
 ) -> tuple[dict[str, Any], list[_Outcome]]:
     """The morning step of a card with these `icons`, and each way it may end."""
     icon, then = icons
     if icon in (FORWARD, BACKWARD):
         forward = icon == FORWARD
-        step = _move_step("morning", forward, die, place.lap >= 1)
+        step = _move_step("morning", forward, die, place.lap >= 1, t)
         if place.lap >= 1:  # finished: the move is ignored
             return step, [_Outcome((), "", place)]
-        moves = _move(s, ship, place, die, forward)
+        moves = _move(s, ship, place, die, forward, t)
         step["destinations"] = [hint for hint, _ in moves]
-        return step, [_Outcome((f"move {hint['space']}",), f"after {_where(hint['space'])}",
+        after = t.gettext(N_("after {space}"))
+        return step, [_Outcome((f"move {hint['space']}",),
+                               after.format(space=_where(hint["space"], t)),
                                _after(place, hint, crossed, forward))
                       for hint, crossed in moves]  # fmt: skip
     ignored = _ignored(place, icon)
-    step = _load_step("morning", icon, die, ignored)
+    step = _load_step("morning", icon, die, ignored, t)
     if ignored:
         return step, [_Outcome((), "", place)]
     if then in (FORWARD, BACKWARD):
-        return step, _load(place, icon, die)
+        return step, _load(place, icon, die, t)
     # Two loads: the evening's is ignored only if, once this one is loaded (into a hold that
     # did not hold its type), every hold holds the evening's type: the same type, with one
     # hold left that did not hold it (whichever hold the player chooses).
@@ -226,33 +241,42 @@ def _morning(
     return step, [_Outcome((), "", place._replace(types=None), then_ignored=full)]
 
 
-def _move_step(time: str, forward: bool, die: int, finished: bool) -> dict[str, Any]:
-    way = "Forward" if forward else "Backward"
-    return {"time": time, "what": "move", "words": f"{way} {die}", "die": die,
+def _move_step(
+    time: str, forward: bool, die: int, finished: bool, t: Translations
+) -> dict[str, Any]:
+    way = N_("Forward {die}") if forward else N_("Backward {die}")
+    return {"time": time, "what": "move", "words": t.gettext(way).format(die=die), "die": die,
             "destinations": [], "after_shortage": False, "finished": finished}  # fmt: skip
 
 
-def _load_step(time: str, icon: int, die: int, ignored: bool | None,
+def _load_step(time: str, icon: int, die: int, ignored: bool | None, t: Translations,
                finished: bool = False) -> dict[str, Any]:  # fmt: skip
     """A load's step; `ignored`: every hold holds that type (§5), None if not known yet;
     `finished`: the ship has finished, the action is ignored (§9)."""
     name = RESOURCE_NAMES[icon]
-    why = " (ignored: finished)" if finished else f" (ignored: every hold holds {name})"
-    words = f"Load {amount(die, icon)}" + (why if ignored else "")
+    if not ignored:
+        said = N_("Load {amount}")
+    elif finished:
+        said = N_("Load {amount} (ignored: finished)")
+    else:
+        said = FULL[icon]
+    words = t.gettext(said).format(amount=amount(die, icon, t))
     return {"time": time, "what": "load", "words": words, "die": die, "resource": name,
             "amount": die, "ignored": ignored, "finished": finished}  # fmt: skip
 
 
-def _evening(s: State, ship: int, icon: int, die: int, morning: list[_Outcome]) -> dict[str, Any]:
+def _evening(
+    s: State, ship: int, icon: int, die: int, morning: list[_Outcome], t: Translations
+) -> dict[str, Any]:
     """The evening step from each way the morning may end; a destination that does not hold
     after every one of them says after which (`after`, `after_words`)."""
     if icon not in (FORWARD, BACKWARD):
         known = {_ignored(o.place, icon) if o.then_ignored is None else o.then_ignored
                  for o in morning}  # fmt: skip
         done = all(o.place.lap >= 1 for o in morning)
-        return _load_step("evening", icon, die, known.pop() if len(known) == 1 else None, done)
+        return _load_step("evening", icon, die, known.pop() if len(known) == 1 else None, t, done)
     forward = icon == FORWARD
-    step = _move_step("evening", forward, die, all(o.place.lap >= 1 for o in morning))
+    step = _move_step("evening", forward, die, all(o.place.lap >= 1 for o in morning), t)
     step["after_shortage"] = any(o.place.space < 0 for o in morning)
     every = [a for o in morning for a in o.answers]
     # the same place and holds, the same evening: an arrival per place and destination
@@ -260,7 +284,7 @@ def _evening(s: State, ship: int, icon: int, die: int, morning: list[_Outcome]) 
     for o in morning:
         if o.place.space < 0 or o.place.lap >= 1:
             continue
-        for hint, _ in _move(s, ship, o.place, die, forward):
+        for hint, _ in _move(s, ship, o.place, die, forward, t):
             key = (hint["space"], hint["have"], hint["shortage"], hint["treasure"],
                    hint["battle"])  # fmt: skip
             entry = merged.setdefault(key, {**hint, "after": [], "after_words": []})
@@ -271,13 +295,13 @@ def _evening(s: State, ship: int, icon: int, die: int, morning: list[_Outcome]) 
         if len(entry["after"]) == len(every):  # after whatever the morning does
             entry["after"], entry["after_words"] = [], None
         else:
-            entry["after_words"] = " or ".join(entry["after_words"])
+            entry["after_words"] = t.gettext(N_(" or ")).join(entry["after_words"])
         out.append(entry)
     step["destinations"] = sorted(out, key=lambda d: (d["space"], d["after"]))
     return step
 
 
-def card_preview(s: State, player: int) -> list[dict[str, Any]]:
+def card_preview(s: State, player: int, t: Translations = ENGLISH) -> list[dict[str, Any]]:
     """One entry per card in `player`'s hand (only meaningful once the dice are placed): the
     morning step from where the ship is, the evening step from every place the morning may
     leave it in (see the module's docstring)."""
@@ -290,19 +314,20 @@ def card_preview(s: State, player: int) -> list[dict[str, Any]]:
     for c in range(NUM_CARDS):
         if not s.hand[player] >> c & 1:
             continue
-        first, outcomes = _morning(s, player, CARDS[c], s.morning, here)
-        second = _evening(s, player, CARDS[c][1], s.evening, outcomes)
+        first, outcomes = _morning(s, player, CARDS[c], s.morning, here, t)
+        second = _evening(s, player, CARDS[c][1], s.evening, outcomes, t)
         out.append({
             "action": f"play {CARD_NAMES[c]}",
             "card": CARD_NAMES[c],
-            "title": card_title(CARD_NAMES[c]),
-            "summary": f"{first['words']}, then {second['words'].lower()}",
+            "title": card(CARD_NAMES[c], t),
+            "summary": t.gettext(N_("{morning}, then {evening}")).format(
+                morning=first["words"], evening=second["words"].lower()),
             "steps": [first, second],
         })  # fmt: skip
     return out
 
 
-def move_hints(s: State) -> list[dict[str, Any]]:
+def move_hints(s: State, t: Translations = ENGLISH) -> list[dict[str, Any]]:
     """For a pending move question: per legal answer, in their order, what arriving there means
     (a destination's hint, as `card_preview` gives it for a card's move). The Ghost Ship's moves
     and the 2021 fall-back are not paid (§10, §7.2): a port or sea space costs them nothing."""
@@ -315,14 +340,14 @@ def move_hints(s: State) -> list[dict[str, Any]]:
     for a in s.legal:
         dest, crossed, forward = by_dest[a - MOVE]
         finishes = bool(crossed) and bool(forward) and s.lap[ship] == 0
-        arrival = _arrive(s, ship, dest, finishes, s.tokens)
+        arrival = _arrive(s, ship, dest, finishes, s.tokens, t)
         if unpaid and not finishes:
-            arrival.update(cost="not paid", pays=0, resource=None)
+            arrival.update(cost=t.gettext(N_("not paid")), pays=0, resource=None)
         out.append(_judge(arrival, food, gold))
     return out
 
 
-def pay_plans(s: State, limit: int = 24) -> list[dict[str, Any]]:
+def pay_plans(s: State, limit: int = 24, t: Translations = ENGLISH) -> list[dict[str, Any]]:
     """The ways to finish the pending payment, each as its list of answers and in words (what
     the answers take from each hold; once only one way is left, the engine takes the rest itself);
     empty if the pending question is not a payment. The answers are `payment_answers`'s, one
@@ -350,11 +375,14 @@ def pay_plans(s: State, limit: int = 24) -> list[dict[str, Any]]:
             for h in holds
             if s.hold_counts[base + h] > left[h]
         ]
-        words = " and ".join(f"{n} from {hold_name(h)}" for h, n in taken)
-        label = f"Pay {RESOURCE_NAMES[resource]}: {words}"
+        words = t.gettext(N_(" and ")).join(
+            t.gettext(N_("{n} from {hold}")).format(n=n, hold=hold(h, t)) for h, n in taken
+        )
+        label = t.gettext(PAY_WORDS[resource]).format(takes=words)
         if label not in labels:
             labels.add(label)
-            out.append({"label": label, "actions": [str(a) for a in answers]})
+            out.append({"label": label, "actions": [str(a) for a in answers],
+                        "taken": [[h, n] for h, n in taken]})  # fmt: skip
     return out
 
 

@@ -1,4 +1,5 @@
-"""The pending question in plain words, for front ends: who decides, what, and each option."""
+"""The pending question in plain words, for front ends: who decides, what, and each option —
+in English, or through a `gettext`-like catalog passed in (`t`: the reader's language, issue 26)."""
 
 from __future__ import annotations
 
@@ -31,18 +32,16 @@ from .actions import (
 from .battle import firepower
 from .data import (
     CARD_NAMES,
-    COMBAT_FACE_NAMES,
     COMBAT_FACES,
     CURSED,
+    GHOST_NAME,
     GUNPOWDER,
     LADY_BETH,
     LADY_BETH_BONUS,
     SLOTS,
     SPACE_COST,
     STAR,
-    TREASURE_TITLES,
 )
-from .events import amount, card_title, hold_name, space_words
 from .events import ship_name as default_name
 from .ops import (
     C_BLIND,
@@ -65,6 +64,20 @@ from .ops import (
     M_GHOST,
     TERMINAL,
 )
+from .phrases import (
+    COMBAT_FACES as FACE_WORDS,
+)
+from .phrases import (
+    ENGLISH,
+    GHOST,
+    N_,
+    TREASURES,
+    Translations,
+    amount,
+    card,
+    hold,
+    space,
+)
 
 if TYPE_CHECKING:
     from .base import BaseState
@@ -82,166 +95,228 @@ class Decision:
     context: dict[str, Any]
 
 
-def _hold(s: BaseState, ship: int, h: int) -> str:
+def _hold(s: BaseState, ship: int, h: int, t: Translations) -> str:
     i = ship * SLOTS + h
     if s.hold_counts[i] == 0:
-        return f"{hold_name(h)} (empty)"
-    return f"{hold_name(h)} ({amount(s.hold_counts[i], s.hold_types[i])})"
+        return t.gettext(N_("{hold} (empty)")).format(hold=hold(h, t))
+    return t.gettext(N_("{hold} ({amount})")).format(
+        hold=hold(h, t), amount=amount(s.hold_counts[i], s.hold_types[i], t)
+    )
 
 
-def pending(s: BaseState, names: Sequence[str] | None = None) -> Decision:
+def pending(
+    s: BaseState, names: Sequence[str] | None = None, t: Translations = ENGLISH
+) -> Decision:
+    """The pending question in words: `names` per ship (players' names are never translated;
+    the Ghost Ship's default name is), `t` the reader's catalog."""
     assert s.q is not None
     kind, who, ctx = s.q
+    g = t.gettext
     if who == TERMINAL:
-        return Decision(TERMINAL, "", "The game is over.", (), (), {})
+        return Decision(TERMINAL, "", g(N_("The game is over.")), (), (), {})
     n = s.n
     legal = tuple(s.legal)
 
     def ship_name(k: int, _: int) -> str:
-        return names[k] if names is not None else default_name(k, n)
+        name = names[k] if names is not None else default_name(k, n)
+        return g(GHOST) if name == GHOST_NAME else name
 
     name = "" if who == CHANCE else ship_name(who, n)
     context: dict[str, Any] = {}
     labels: list[str] = []
     if kind == K_MORNING:
-        prompt = (
-            f"{name}, Captain: the dice show {ctx[0]} and {ctx[1]}. Which die is the morning die?"
-        )
-        labels = [f"{a - MORNING + 1} in the morning" for a in legal]
+        prompt = g(N_("{name}, Captain: the dice show {a} and {b}. Which die is the morning die?")
+                   ).format(name=name, a=ctx[0], b=ctx[1])  # fmt: skip
+        labels = [g(N_("{die} in the morning")).format(die=a - MORNING + 1) for a in legal]
     elif kind == K_PLAY:
-        prompt = f"{name}: choose an action card (morning {s.morning}, evening {s.evening})."
-        labels = [card_title(CARD_NAMES[a - PLAY]) for a in legal]
+        prompt = g(N_("{name}: choose an action card (morning {morning}, evening {evening}).")
+                   ).format(name=name, morning=s.morning, evening=s.evening)  # fmt: skip
+        labels = [card(CARD_NAMES[a - PLAY], t) for a in legal]
     elif kind == K_MOVE:
-        ship, mode, options = ctx
-        who_moves = ship_name(ship, n)
-        if mode == M_GHOST:
-            prompt = f"{name}, Captain: where does the Ghost Ship go?"
-        elif mode == 0:
-            way = "forward" if options[0][2] else "backward"
-            whose = "" if ship == who else f" for {who_moves}"
-            prompt = f"{name}: choose where to go {way}{whose}."
-        else:
-            whose = "your ship" if ship == who else who_moves
-            prompt = f"{name}: shortage — by which route does {whose} fall back?"
-        by_dest = {o[0]: o for o in options}
-        for a in legal:
-            dest, _, forward = by_dest[a - MOVE]
-            way = ("forward" if forward else "backward") if mode <= M_GHOST else "back"
-            labels.append(f"{way} to {space_words(dest)}")
-        context = {"ship": ship, "destinations": [a - MOVE for a in legal]}
+        prompt, labels, context = _move_words(s, ctx, who, name, ship_name, legal, t)
     elif kind == K_LOAD:
         ship, resource, count = ctx
-        prompt = f"{name}: load {amount(count, resource)} into which hold?"
+        prompt = g(N_("{name}: load {amount} into which hold?")).format(
+            name=name, amount=amount(count, resource, t)
+        )
         labels = [
-            ("into " if s.hold_counts[ship * SLOTS + a - LOAD] == 0 else "empty and load into ")
-            + _hold(s, ship, a - LOAD)
+            (g(N_("into {hold}")) if s.hold_counts[ship * SLOTS + a - LOAD] == 0
+             else g(N_("empty and load into {hold}"))).format(hold=_hold(s, ship, a - LOAD, t))
             for a in legal
-        ]
+        ]  # fmt: skip
     elif kind == K_PAY:
         ship, resource, count = ctx
-        context = _owed(s, ship, resource, count)
-        prompt = f"{name}: {context['owed']} — take one from which hold?"
-        labels = [_hold(s, ship, a - PAY) for a in legal]
+        context = _owed(s, ship, resource, count, t)
+        prompt = g(N_("{name}: {owed} — take one from which hold?")).format(
+            name=name, owed=context["owed"]
+        )
+        labels = [_hold(s, ship, a - PAY, t) for a in legal]
     elif kind == K_ATTACK:
-        prompt = f"{name}: the space is crowded — which ship does {ship_name(ctx[0], n)} attack?"
+        prompt = g(N_("{name}: the space is crowded — which ship does {ship} attack?")).format(
+            name=name, ship=ship_name(ctx[0], n)
+        )
         labels = [ship_name(a - ATTACK, n) for a in legal]
     elif kind == K_POWDER:
         b = s.battle or [0, 0]
         ship = b[ctx[0]]
-        whose = "" if ship == who else f" for {ship_name(ship, n)}"
-        prompt = f"{name}: how much gunpowder do you spend{whose}?"
-        labels = [f"{a - POWDER} gunpowder" for a in legal]
+        prompt = (g(N_("{name}: how much gunpowder do you spend?")) if ship == who else
+                  g(N_("{name}: how much gunpowder do you spend for {ship}?"))
+                  ).format(name=name, ship=ship_name(ship, n))  # fmt: skip
+        labels = [amount(a - POWDER, GUNPOWDER, t) for a in legal]
     elif kind == K_SABRE:
         fight = s.battle
         assert fight is not None
         side = ctx[0]
         roller = fight[side]
-        whose = "your die" if roller == who else f"{ship_name(roller, n)}'s die"
-        prompt = (f"{name}: {_rolled(s, side, who, [ship_name(k, n) for k in range(s.ns)])} — "
-                  f"use Saran's Sabre to have {whose} rolled again?")  # fmt: skip
-        labels = ["roll again" if a == REROLL else "accept the roll" for a in legal]
+        rolled = _rolled(s, side, who, [ship_name(k, n) for k in range(s.ns)], t)
+        prompt = (g(N_("{name}: {rolled} — use Saran's Sabre to have your die rolled again?"))
+                  if roller == who else
+                  g(N_("{name}: {rolled} — use Saran's Sabre to have {ship}'s die rolled again?"))
+                  ).format(name=name, rolled=rolled, ship=ship_name(roller, n))  # fmt: skip
+        labels = [g(N_("roll again")) if a == REROLL else g(N_("accept the roll")) for a in legal]
     elif kind == K_SPOILS:
         winner, loser = ctx
-        victor = "you won" if winner == who else f"{ship_name(winner, n)} won"
-        prompt = f"{name}: {victor} — choose the spoils from {ship_name(loser, n)}."
-        for a in legal:
-            if TAKE <= a < TAKE + SLOTS:
-                labels.append("take " + _hold(s, loser, a - TAKE))
-            elif STEAL <= a < STEAL_BLIND:
-                labels.append("steal " + TREASURE_TITLES[a - STEAL])
-            elif a == STEAL_BLIND:
-                labels.append("steal a face-down card at random")
-            elif GIVE <= a < GIVE + len(CURSED):
-                labels.append("give " + TREASURE_TITLES[CURSED[a - GIVE]])
-            else:
-                labels.append("take nothing")
+        prompt = (g(N_("{name}: you won — choose the spoils from {loser}.")) if winner == who else
+                  g(N_("{name}: {winner} won — choose the spoils from {loser}."))
+                  )  # fmt: skip
+        prompt = prompt.format(name=name, winner=ship_name(winner, n), loser=ship_name(loser, n))
+        labels = [_spoil(s, loser, a, t) for a in legal]
     else:
-        prompt, labels = _chance_words(kind, legal, [ship_name(k, n) for k in range(s.ns)])
+        prompt, labels = _chance_words(kind, legal, [ship_name(k, n) for k in range(s.ns)], t)
     if not labels:
         labels = [str(a) for a in legal]
     return Decision(who, KIND_NAMES[kind], prompt, legal, tuple(labels), context)
 
 
-def _owed(s: BaseState, ship: int, resource: int, count: int) -> dict[str, Any]:
+def _move_words(
+    s: BaseState, ctx: Any, who: int, name: str, ship_name: Any, legal: tuple[Action, ...],
+    t: Translations,
+) -> tuple[str, list[str], dict[str, Any]]:  # fmt: skip
+    g = t.gettext
+    ship, mode, options = ctx
+    n = s.n
+    if mode == M_GHOST:
+        prompt = g(N_("{name}, Captain: where does the Ghost Ship go?")).format(name=name)
+    elif mode == 0:
+        if ship == who:
+            prompt = (g(N_("{name}: choose where to go forward.")) if options[0][2] else
+                      g(N_("{name}: choose where to go backward.")))  # fmt: skip
+        else:
+            prompt = (g(N_("{name}: choose where to go forward for {ship}.")) if options[0][2]
+                      else g(N_("{name}: choose where to go backward for {ship}.")))  # fmt: skip
+    elif ship == who:
+        prompt = g(N_("{name}: shortage — by which route does your ship fall back?"))
+    else:
+        prompt = g(N_("{name}: shortage — by which route does {ship} fall back?"))
+    prompt = prompt.format(name=name, ship=ship_name(ship, n))
+    by_dest = {o[0]: o for o in options}
+    labels = []
+    for a in legal:
+        dest, _, forward = by_dest[a - MOVE]
+        if mode > M_GHOST:
+            way = N_("back to {space}")
+        else:
+            way = N_("forward to {space}") if forward else N_("backward to {space}")
+        labels.append(g(way).format(space=space(dest, t)))
+    return prompt, labels, {"ship": ship, "destinations": [a - MOVE for a in legal]}
+
+
+def _spoil(s: BaseState, loser: int, a: Action, t: Translations) -> str:
+    g = t.gettext
+    if TAKE <= a < TAKE + SLOTS:
+        return g(N_("take {hold}")).format(hold=_hold(s, loser, a - TAKE, t))
+    if STEAL <= a < STEAL_BLIND:
+        return g(N_("steal {treasure}")).format(treasure=g(TREASURES[a - STEAL]))
+    if a == STEAL_BLIND:
+        return g(N_("steal a face-down card at random"))
+    if GIVE <= a < GIVE + len(CURSED):
+        return g(N_("give {treasure}")).format(treasure=g(TREASURES[CURSED[a - GIVE]]))
+    return g(N_("take nothing"))
+
+
+def _owed(s: BaseState, ship: int, resource: int, count: int, t: Translations) -> dict[str, Any]:
     """A payment in words, as the log has it: what it is for, what is due and, when the engine
     has taken some already (from the only hold it could be, or the first of alike holds: §6
     leaves nothing to choose there), what is left to pay. `owed`: "2 food for space 27, 1 taken
     already: 1 still to pay"."""
+    g = t.gettext
     b = s.battle
     if resource == GUNPOWDER and b is not None and ship in (b[0], b[1]):
-        due, what = b[2 + 2 * (b[1] == ship)], "the battle"  # the gunpowder spent (§8.1)
-    else:
-        due, what = SPACE_COST[s.pos[ship]], f"space {s.pos[ship]}"  # the space's cost (§6.2)
+        due, what = b[2 + 2 * (b[1] == ship)], g(N_("the battle"))  # the gunpowder spent (§8.1)
+    else:  # the space's cost (§6.2)
+        due, what = SPACE_COST[s.pos[ship]], g(N_("space {space}")).format(space=s.pos[ship])
     due = max(due, count)
-    owed = f"{amount(due, resource)} for {what}"
     if due > count:
-        owed += f", {due - count} taken already: {count} still to pay"
+        owed = g(N_("{amount} for {what}, {taken} taken already: {left} still to pay")).format(
+            amount=amount(due, resource, t), what=what, taken=due - count, left=count
+        )
     else:
-        owed += " still to pay"
+        owed = g(N_("{amount} for {what} still to pay")).format(
+            amount=amount(due, resource, t), what=what
+        )
     return {"ship": ship, "due": due, "left": count, "for": what, "owed": owed}
 
 
-def _rolled(s: BaseState, side: int, who: int, names: Sequence[str]) -> str:
+def _rolled(s: BaseState, side: int, who: int, names: Sequence[str], t: Translations) -> str:
     """The roll a Sabre may undo, in numbers: "Mary Read rolled 4: firepower 6 (4 + 2
     gunpowder) against your 8" (§8, R5, R13)."""
+    g = t.gettext
     b = s.battle
     assert b is not None
     roller = b[side]
-    subject = "you" if roller == who else names[roller]
     face = b[3 + 2 * side]
     if COMBAT_FACES[face] == STAR:
-        words = f"{subject} rolled the star, which wins"
-        return words + (" at once" if side == 0 else " whatever the attacker's firepower")
-    parts = [COMBAT_FACE_NAMES[face]]
+        if side == 0:
+            said = (N_("you rolled the star, which wins at once") if roller == who
+                    else N_("{ship} rolled the star, which wins at once"))  # fmt: skip
+        else:
+            said = (N_("you rolled the star, which wins whatever the attacker's firepower")
+                    if roller == who else
+                    N_("{ship} rolled the star, which wins whatever the attacker's firepower")
+                    )  # fmt: skip
+        return g(said).format(ship=names[roller])
+    parts = [g(FACE_WORDS[face])]
     if b[2 + 2 * side]:
-        parts.append(f"{b[2 + 2 * side]} gunpowder")
+        parts.append(amount(b[2 + 2 * side], GUNPOWDER, t))
     if s.powers[LADY_BETH] == roller:
-        parts.append(f"{LADY_BETH_BONUS} Lady Beth")
-    words = f"{subject} rolled {COMBAT_FACE_NAMES[face]}: firepower {firepower(s, side)}"
+        parts.append(g(N_("{bonus} Lady Beth")).format(bonus=LADY_BETH_BONUS))
+    said = (N_("you rolled {face}: firepower {firepower}") if roller == who
+            else N_("{ship} rolled {face}: firepower {firepower}"))  # fmt: skip
+    words = g(said).format(ship=names[roller], face=g(FACE_WORDS[face]),
+                           firepower=firepower(s, side))  # fmt: skip
     if len(parts) > 1:
         words += f" ({' + '.join(parts)})"
     other = b[1 - side]
     if side == 1:  # the attacker has rolled (not the star: the defender would not roll)
-        theirs = "your" if other == who else f"{names[other]}'s"
-        words += f" against {theirs} {firepower(s, 0)}"
-    else:
-        words += f"; {'you roll' if other == who else names[other] + ' rolls'} next"
-    return words
+        then = (N_("{words} against your {firepower}") if other == who
+                else N_("{words} against {ship}'s {firepower}"))  # fmt: skip
+        return g(then).format(words=words, ship=names[other], firepower=firepower(s, 0))
+    then = N_("{words}; you roll next") if other == who else N_("{words}; {ship} rolls next")
+    return g(then).format(words=words, ship=names[other])
 
 
-def _chance_words(kind: int, legal: tuple[Action, ...], names: list[str]) -> tuple[str, list[str]]:
+def _chance_words(
+    kind: int, legal: tuple[Action, ...], names: list[str], t: Translations
+) -> tuple[str, list[str]]:
+    g = t.gettext
     if kind == C_ROLL:
-        return "Chance: the Captain rolls the action dice.", [
+        return g(N_("Chance: the Captain rolls the action dice.")), [
             "{}-{}".format(*ROLL_PAIRS[a - ROLL]) for a in legal
         ]
     if kind == C_DIE:
-        return "Chance: the combat die is rolled.", [COMBAT_FACE_NAMES[a - DIE] for a in legal]
+        return g(N_("Chance: the combat die is rolled.")), [g(FACE_WORDS[a - DIE]) for a in legal]
     if kind == C_DRAW:
-        return "Chance: an action card is drawn.", [card_title(CARD_NAMES[a - DRAW]) for a in legal]
+        return g(N_("Chance: an action card is drawn.")), [
+            card(CARD_NAMES[a - DRAW], t) for a in legal
+        ]
     if kind == C_TREASURE:
-        return "Chance: a treasure card is drawn.", [TREASURE_TITLES[a - TREASURE] for a in legal]
+        return g(N_("Chance: a treasure card is drawn.")), [
+            g(TREASURES[a - TREASURE]) for a in legal
+        ]
     if kind == C_BLIND:
-        return "Chance: a face-down card is stolen.", [f"card {a - BLIND + 1}" for a in legal]
+        return g(N_("Chance: a face-down card is stolen.")), [
+            g(N_("card {k}")).format(k=a - BLIND + 1) for a in legal
+        ]
     if kind == C_CAPTAIN:
-        return "Chance: the first Captain is drawn.", [names[a - CAPTAIN] for a in legal]
-    return "Chance.", []
+        return g(N_("Chance: the first Captain is drawn.")), [names[a - CAPTAIN] for a in legal]
+    return g(N_("Chance.")), []

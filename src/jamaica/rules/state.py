@@ -45,6 +45,7 @@ from .ops import (
     ev,
     run,
 )
+from .phrases import ENGLISH, Translations
 from .prompts import pending as _pending
 from .resample import resample as _resample
 from .scoring import Score, score, winners
@@ -229,10 +230,10 @@ class State(BaseState):
         """A complete state consistent with `player`'s view, hidden parts drawn at random."""
         return _resample(self, player, rng)
 
-    def pending(self, names: Sequence[str] | None = None) -> Any:
+    def pending(self, names: Sequence[str] | None = None, t: Translations = ENGLISH) -> Any:
         """The pending question in words: who decides, what, and the legal answers (with
-        `names` per ship, if given)."""
-        return _pending(self, names)
+        `names` per ship, if given; in English, or through the catalog `t`)."""
+        return _pending(self, names, t)
 
 
 def new_game(config: Config | None = None, *, log: bool = True) -> State:

@@ -29,7 +29,7 @@ def clean_text(text: str) -> str:
     if not line:
         raise ProtocolError("chat_empty", "a chat message needs some text")
     if len(line) > MAX_CHAT:
-        raise ProtocolError("chat_long", f"a chat message is at most {MAX_CHAT} characters")
+        raise ProtocolError("chat_long", "a chat message is at most {max} characters", max=MAX_CHAT)
     return line
 
 
@@ -65,8 +65,8 @@ def check_chat(limits: list[tuple[ChatLimit, str]], now: float | None = None) ->
     wait = max(limit.wait(key, now) for limit, key in limits)
     if wait > 0:
         raise ProtocolError(
-            "chat_limit", f"too many chat messages (at most {BURST} in {WINDOW:g} seconds): "
-            f"wait {max(1, round(wait))} s"
+            "chat_limit", "too many chat messages (at most {burst} in {window} seconds): "
+            "wait {wait} s", burst=BURST, window=f"{WINDOW:g}", wait=max(1, round(wait))
         )  # fmt: skip
     for limit, key in limits:
         limit.add(key, now)

@@ -16,6 +16,7 @@ from ..bots import parse_spec
 from ..rules import CHANCE, EDITIONS, Config
 from . import rated, seating, standings
 from .chat import as_message
+from .language import http_error
 from .limits import Limits, PerMinute, client_address
 from .players import Player, Players
 from .protocol import ProtocolError
@@ -29,16 +30,17 @@ KEY_HEADER = "x-player-key"
 ERRORS = {"taken": 409, "seated": 409, "started": 409, "not_creator": 403, "bad_token": 403}
 
 
-def fail(message: str, status: int = 400) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+def fail(request: Request, message: str | Exception, status: int = 400, **values: Any) -> Response:
+    """A person's error, in their language (`message`: English, a catalog message id)."""
+    return http_error(request, status, message, **values)
 
 
 def moved(request: Request, to: str) -> Response:
     """A request about a table another node keeps: 307 there (method and body kept), or 503 if
     no node can take it this moment (a node handing its tables over)."""
     if not to:
-        return JSONResponse({"error": "this table is moving to another node: try again"},
-                            status_code=503, headers={"Retry-After": "1"})  # fmt: skip
+        return http_error(request, 503, "this table is moving to another node: try again",
+                          headers={"Retry-After": "1"})  # fmt: skip
     query = f"?{request.url.query}" if request.url.query else ""
     return RedirectResponse(f"{to.rstrip('/')}{request.url.path}{query}", status_code=307)
 
@@ -57,8 +59,9 @@ class Counter(Protocol):
 
     degraded: str | None
 
-    async def count(self, what: str, address: str, limit: int, window: int = 60) -> float | None:
-        ...
+    async def count(
+        self, what: str, address: str, limit: int, window: int = 60
+    ) -> float | None: ...
 
 
 class Lobby:
@@ -93,7 +96,7 @@ class Lobby:
             return {}
         d = json.loads(raw)
         if not isinstance(d, dict):
-            raise ValueError("send a JSON object")
+            raise ProtocolError("bad_request", "send a JSON object")
         return d
 
     async def table(self, request: Request) -> LiveTable | None:
@@ -126,21 +129,21 @@ class Lobby:
         async def endpoint(request: Request) -> Response:
             player = await self.player(request)
             if player is None:
-                return fail("send your player key (create a player first)", 401)
+                return fail(request, "send your player key (create a player first)", 401)
             try:
                 return await fn(request, player)
             except Elsewhere as e:
                 return moved(request, e.to)
             except TooLarge as e:
-                return fail(str(e), 413)
+                return fail(request, e, 413)
             except ProtocolError as e:
-                return fail(str(e), ERRORS.get(e.code, 400))
+                return fail(request, e, ERRORS.get(e.code, 400))
             except StoreError as e:
-                return fail(f"the server could not store that: {e}", 503)
+                return fail(request, "the server could not store that: {why}", 503, why=e)
             except RecursionError:
-                return fail("the JSON is nested too deeply")
+                return fail(request, "the JSON is nested too deeply")
             except (ValueError, TypeError) as e:
-                return fail(str(e))
+                return fail(request, e)
 
         return endpoint
 
@@ -149,17 +152,17 @@ class Lobby:
         address = client_address(request.client)
         wait = await self.too_soon("players", self.created, address)
         if wait is not None:
-            return fail(f"too many new players and tables from one address: try again in "
-                        f"{wait:.0f} s", 429)  # fmt: skip
+            return fail(request, "too many new players and tables from one address: try again "
+                        "in {wait} s", 429, wait=f"{wait:.0f}")  # fmt: skip
         try:
             d = await self.body(request)
             player, key = await self.players.create(d.get("name", ""))
         except TooLarge as e:
-            return fail(str(e), 413)
+            return fail(request, e, 413)
         except StoreError as e:
-            return fail(f"the server could not store that: {e}", 503)
+            return fail(request, "the server could not store that: {why}", 503, why=e)
         except (ValueError, TypeError, RecursionError) as e:
-            return fail(str(e) or "send a JSON object")
+            return fail(request, e if str(e) else "send a JSON object")
         self.created.add(address)
         return JSONResponse({"id": player.id, "name": player.name, "key": key}, status_code=201)
 
@@ -225,17 +228,17 @@ class Lobby:
     async def sit(self, request: Request, player: Player) -> Response:
         table = await self.table(request)
         if table is None:
-            return fail("no such table", 404)
+            return fail(request, "no such table", 404)
         d = await self.body(request)
         seat = d.get("seat")
         if not isinstance(seat, int) or isinstance(seat, bool):
-            raise ValueError("seat must be a seat number")
+            raise ProtocolError("bad_request", "seat must be a seat number")
         if table.record.rated:
             edition = table.record.config["edition"]
             why = rated.refusal(table, (await rated.shown(table.store, [player.id],
                                                          edition))[player.id])  # fmt: skip
             if why is not None:
-                return fail(why, 403)
+                return fail(request, why, 403)
         await table.sit(player, seat)
         await rated.refresh(table)
         return JSONResponse({"seat": seat})
@@ -246,11 +249,12 @@ class Lobby:
         d = await self.body(request)
         edition = d.get("edition", "2021")
         if edition not in EDITIONS:
-            raise ValueError(f"edition is one of {', '.join(EDITIONS)}")
+            raise ProtocolError("bad_request", "edition is one of {editions}",
+                                editions=", ".join(EDITIONS))  # fmt: skip
         players = d.get("players")
         if players is not None and (not isinstance(players, int) or isinstance(players, bool)
                                     or not 2 <= players <= 6):  # fmt: skip
-            raise ValueError("players is 2 to 6 (or null: any)")
+            raise ProtocolError("bad_request", "players is 2 to 6 (or null: any)")
         mine = (await rated.shown(self.tables.store, [player.id], edition))[player.id]
         for _ in range(3):  # a seat taken meanwhile: the next closest
             found = rated.closest(list(self.tables.live.values()), player, mine, edition, players)
@@ -274,33 +278,33 @@ class Lobby:
     async def start(self, request: Request, player: Player) -> Response:
         table = await self.table(request)
         if table is None:
-            return fail("no such table", 404)
+            return fail(request, "no such table", 404)
         d = await self.body(request)
         bot = d.get("bot", "greedy")
         if not isinstance(bot, str):
-            raise ValueError("bot must be a bot's name")
+            raise ProtocolError("bad_request", "bot must be a bot's name")
         parse_spec(bot)
         if table.record.rated:
-            return fail("a rated table starts when players have taken every seat: bots do not "
-                        "play rated games", 409)  # fmt: skip
+            return fail(request, "a rated table starts when players have taken every seat: "
+                        "bots do not play rated games", 409)  # fmt: skip
         await table.start_now(player, bot)
         return JSONResponse({"status": table.status()})
 
     async def claim(self, request: Request, player: Player) -> Response:
         table = await self.table(request)
         if table is None:
-            return fail("no such table", 404)
+            return fail(request, "no such table", 404)
         d = await self.body(request)
         seat, token = d.get("seat"), d.get("token")
         if not isinstance(seat, int) or isinstance(seat, bool) or not isinstance(token, str):
-            raise ValueError("send the seat number and its token")
+            raise ProtocolError("bad_request", "send the seat number and its token")
         await table.claim(player, seat, token[:64])
         return JSONResponse({"seat": seat})
 
     async def decline(self, request: Request, player: Player) -> Response:
         table = await self.table(request)
         if table is None:
-            return fail("no such table", 404)
+            return fail(request, "no such table", 404)
         await table.decline(player)
         return JSONResponse({"status": table.status()})
 
@@ -311,12 +315,12 @@ class Lobby:
         (RULES.md, setup 4), and the new game draws again."""
         old = await self.table(request)
         if old is None:
-            return fail("no such table", 404)
+            return fail(request, "no such table", 404)
         seat = old.seat_of(player)
         if seat is None:
-            return fail("only a player of this table can ask for a rematch", 403)
+            return fail(request, "only a player of this table can ask for a rematch", 403)
         if old.status() != "finished":
-            return fail("the game is not over yet", 409)
+            return fail(request, "the game is not over yet", 409)
         async with old.lock:  # one rematch per table, however many ask at once
             again = old.record.rematch
             if again is not None and await self.tables.get(again) is not None:
@@ -343,8 +347,9 @@ class Lobby:
                 specs.append({"kind": "open"})
         config = Config.from_dict(old.record.config)
         r = old.record
-        span = None if r.rating_low is None or r.rating_high is None else (r.rating_low,
-                                                                           r.rating_high)
+        span = (
+            None if r.rating_low is None or r.rating_high is None else (r.rating_low, r.rating_high)
+        )
         table, _ = await asyncio.to_thread(LiveTable.create, self.tables.store, config, specs,
                                            r.seconds_per_decision, player, r.rated,
                                            span)  # fmt: skip
@@ -358,7 +363,7 @@ class Lobby:
         except Elsewhere as e:
             return moved(request, e.to)
         if table is None:
-            return fail("no such table", 404)
+            return fail(request, "no such table", 404)
         return JSONResponse({"messages": [as_message(r) for r in table.chat]})
 
     def routes(self) -> list[Route]:

@@ -13,6 +13,7 @@ import secrets
 import time
 from dataclasses import dataclass
 
+from .protocol import ProtocolError
 from .store import PlayerRecord, Store
 
 MAX_NAME = 24
@@ -32,10 +33,10 @@ def key_hash(key: str) -> str:
 def player_name(text: object) -> str:
     """A player's chosen name: printable, 1 to 24 characters; a ValueError otherwise."""
     if not isinstance(text, str):
-        raise ValueError("a name is text")
+        raise ProtocolError("bad_request", "a name is text")
     name = " ".join("".join(ch for ch in text if ch.isprintable()).split())[:MAX_NAME]
     if not name:
-        raise ValueError(f"choose a name of 1 to {MAX_NAME} characters")
+        raise ProtocolError("bad_request", "choose a name of 1 to {max} characters", max=MAX_NAME)
     return name
 
 

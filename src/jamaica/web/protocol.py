@@ -4,6 +4,9 @@ validated before anything is done with them.
 Client → server:
 - `{"op": "hello", "v": 1, "seat": 0, "token": "…"}` — take a seat (or `"seat": null` to watch);
   `{"op": "hello", "v": 1, "key": "…"}` — a player: their seat at this table, or watch by name;
+  `"lang": "fr"` (optional, any hello) — the language of the words this connection is sent (the
+  log's sentences, the question, notes and errors; else the connection's `?lang=` or its
+  `Accept-Language`, else English);
 - `{"op": "act", "v": 1, "action": "move 13", "turn": 57}` — answer the question; `turn` is the
   number of actions so far that the client saw (a stale answer is refused); `"actions": [...]`
   instead of `"action"` answers the question and the ones that follow it (e.g. a whole payment),
@@ -14,7 +17,7 @@ Client → server:
 
 Server → client: `welcome`, `update` (the seat's view, new events, the question if it is that
 seat's), `seats` (who sits where, who is connected), `chat`, `rematch`, `error` (`code`,
-`message`), `pong`. See docs/lobby.md.
+`message`: in the connection's language; programs read `code`), `pong`. See docs/lobby.md.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from ..i18n import LANGUAGES, Words
+
 VERSION = 1
 MAX_MESSAGE = 4096  # bytes: no legitimate message is longer
 MAX_TOKEN = 64
@@ -30,9 +35,18 @@ MAX_ANSWERS = 12  # answers in one act (a whole payment)
 
 
 class ProtocolError(ValueError):
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
+    """A client's mistake: `code` for programs; `message` for people, in English (a catalog's
+    message id: `jamaica i18n extract` finds it as this call's second argument) with its `{name}`
+    places filled from `values`; `words(lang)` says it in the reader's language."""
+
+    def __init__(self, code: str, message: str, **values: Any) -> None:
+        super().__init__(message.format(**values) if values else message)
         self.code = code
+        self.message = message
+        self.values = values
+
+    def words(self, lang: str) -> str:
+        return Words(lang)(self.message, **self.values)
 
 
 @dataclass(frozen=True)
@@ -40,6 +54,7 @@ class Hello:
     seat: int | None
     token: str | None
     key: str | None = None  # a player's key: their seat here, or a named spectator
+    lang: str | None = None  # the language asked for (None: the connection's)
 
 
 @dataclass(frozen=True)
@@ -74,7 +89,7 @@ Message = Hello | Act | Ping | Chat | Back
 def parse(raw: str | bytes) -> Message:
     """A client's message, or ProtocolError saying what is wrong with it."""
     if len(raw) > MAX_MESSAGE:
-        raise ProtocolError("too_big", f"messages are at most {MAX_MESSAGE} bytes")
+        raise ProtocolError("too_big", "messages are at most {max} bytes", max=MAX_MESSAGE)
     try:
         d = json.loads(raw)
     except RecursionError:
@@ -84,7 +99,7 @@ def parse(raw: str | bytes) -> Message:
     if not isinstance(d, dict):
         raise ProtocolError("bad_json", "a message must be a JSON object")
     if d.get("v") != VERSION:
-        raise ProtocolError("bad_version", f"this server speaks version {VERSION}")
+        raise ProtocolError("bad_version", "this server speaks version {version}", version=VERSION)
     op = d.get("op")
     if op == "hello":
         seat, token = d.get("seat"), d.get("token")
@@ -95,14 +110,19 @@ def parse(raw: str | bytes) -> Message:
         key = d.get("key")
         if key is not None and (not isinstance(key, str) or len(key) > MAX_TOKEN):
             raise ProtocolError("bad_message", "key must be a player's key")
-        return Hello(seat, token, key)
+        lang = d.get("lang")
+        if lang is not None and (not isinstance(lang, str) or len(lang) > 35):
+            raise ProtocolError("bad_message", "lang must be a language tag such as en or fr")
+        return Hello(seat, token, key, language(lang))
     if op == "act":
         turn = d.get("turn")
         if turn is not None and (not isinstance(turn, int) or isinstance(turn, bool)):
             raise ProtocolError("bad_message", "turn must be an integer")
         actions = d["actions"] if "actions" in d else [d.get("action")]
         if not isinstance(actions, list) or not 1 <= len(actions) <= MAX_ANSWERS:
-            raise ProtocolError("bad_message", f"actions must be a list of 1 to {MAX_ANSWERS}")
+            raise ProtocolError(
+                "bad_message", "actions must be a list of 1 to {max}", max=MAX_ANSWERS
+            )
         for action in actions:
             if not isinstance(action, str) or not action or len(action) > 40:
                 raise ProtocolError("bad_message", "action must be the text of an action")
@@ -119,5 +139,19 @@ def parse(raw: str | bytes) -> Message:
     raise ProtocolError("bad_op", "op must be one of hello, act, chat, back, ping")
 
 
-def error(code: str, message: str) -> dict[str, Any]:
-    return {"op": "error", "v": VERSION, "code": code, "message": message}
+def language(tag: str | None) -> str | None:
+    """The language of a tag we speak (`fr`, `fr-FR`), or None."""
+    if not tag:
+        return None
+    base = tag.strip().replace("_", "-").split("-")[0].lower()
+    return base if base in LANGUAGES else None
+
+
+def error(code: str, message: str, lang: str = "en", **values: Any) -> dict[str, Any]:
+    """An error message for a client: `message` (English, a catalog message id, its places
+    filled from `values`) said in `lang`."""
+    return {"op": "error", "v": VERSION, "code": code, "message": Words(lang)(message, **values)}
+
+
+def refusal(e: ProtocolError, lang: str) -> dict[str, Any]:
+    return error(e.code, e.message, lang, **e.values)

@@ -16,6 +16,7 @@ from typing import Any, Protocol, TypeVar
 
 from . import seating, standings
 from .players import Player
+from .protocol import ProtocolError
 from .standings import Shown
 from .store import Store, TableRecord
 
@@ -41,23 +42,28 @@ PLAY_NOW_SECONDS = 60  # the time per decision of a table made by "play now"
 def check_rated(specs: Sequence[Any], limit: float | None, creator: Player | None) -> None:
     """A ValueError unless a table with these seats may be rated."""
     if creator is None:
-        raise ValueError("a rated table is made by a player: send your player key")
+        raise ProtocolError(
+            "bad_request", "a rated table is made by a player: send your player key"
+        )
     if limit is None or not LIMITS[0] <= limit <= LIMITS[1]:
-        raise ValueError(f"a rated table has a time limit of {LIMITS[0]} to {LIMITS[1]} seconds "
-                         "per decision")  # fmt: skip
+        raise ProtocolError("bad_request", "a rated table has a time limit of {low} to {high} "
+                            "seconds per decision", low=LIMITS[0], high=LIMITS[1])  # fmt: skip
     kinds = [x.get("kind") if isinstance(x, dict) else None for x in specs]
     if kinds.count("me") != 1 or any(k not in ("me", "open") for k in kinds):
-        raise ValueError("a rated table has your seat and open seats only: people play it, "
-                         "no bots and no invitation links")  # fmt: skip
+        raise ProtocolError("bad_request", "a rated table has your seat and open seats only: "
+                            "people play it, no bots and no invitation links")  # fmt: skip
 
 
 def check_within(within: object) -> int | None:
     if within is None:
         return None
-    if not isinstance(within, int) or isinstance(within, bool) or not (
-        WITHIN[0] <= within <= WITHIN[1]
+    if (
+        not isinstance(within, int)
+        or isinstance(within, bool)
+        or not (WITHIN[0] <= within <= WITHIN[1])
     ):
-        raise ValueError(f"within is a whole number of rating points, {WITHIN[0]} to {WITHIN[1]}")
+        raise ProtocolError("bad_request", "within is a whole number of rating points, {low} to "
+                            "{high}", low=WITHIN[0], high=WITHIN[1])  # fmt: skip
     return within
 
 
@@ -88,12 +94,13 @@ def admits(table: LiveTable, rating: Shown) -> bool:
     return (low is None or rating.display >= low) and (high is None or rating.display <= high)
 
 
-def refusal(table: LiveTable, rating: Shown) -> str | None:
+def refusal(table: LiveTable, rating: Shown) -> ProtocolError | None:
     """Why a player with this rating may not sit at the table (None: they may)."""
     if admits(table, rating):
         return None
-    return (f"this table is for players rated {table.record.rating_low} to "
-            f"{table.record.rating_high}; yours is {rating.display}")  # fmt: skip
+    return ProtocolError("not_your_level", "this table is for players rated {low} to {high}; "
+                         "yours is {yours}", low=table.record.rating_low,
+                         high=table.record.rating_high, yours=rating.display)  # fmt: skip
 
 
 def summary(table: LiveTable) -> dict[str, Any]:

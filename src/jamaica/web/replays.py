@@ -23,7 +23,9 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from ..i18n.events import describe
 from ..rules import Config, State, new_game
+from ..rules.view import can_see
 
 CHECKPOINT = 64  # steps between two kept copies of a game
 CACHED = 128  # answers kept (table, step, names): each up to about 100 kB
@@ -31,7 +33,7 @@ TABLES_KEPT = 16  # games whose checkpoints the worker keeps (a game's: a few MB
 WAITING = 16  # requests waiting for the worker, at most
 DEADLINE = 10.0  # seconds a request may wait for its answer
 
-_Key = tuple[str, int, tuple[str, ...]]  # table, step, the seats' names
+_Key = tuple[str, int, tuple[str, ...], str]  # table, step, the seats' names, the language
 
 
 class Busy(Exception):
@@ -54,11 +56,12 @@ class Replays:
 
     async def step(
         self, table_id: str, config: Config, names: Sequence[str], history: Sequence[int],
-        step: int,
+        step: int, lang: str = "en",
     ) -> bytes:  # fmt: skip
         """The view and public log at `step` as JSON (`"view": …, "events": […]`, without the
-        braces); Busy if too many wait already, TimeoutError past the deadline."""
-        key = (table_id, step, tuple(names))
+        braces; the events in `lang`); Busy if too many wait already, TimeoutError past the
+        deadline."""
+        key = (table_id, step, tuple(names), lang)
         known = self._answers.get(key)
         if known is not None:
             self._answers.move_to_end(key)
@@ -104,7 +107,7 @@ _GAMES: OrderedDict[str, list[State]] = OrderedDict()  # table -> its checkpoint
 
 def _work(key: _Key, config: dict[str, Any], history: tuple[int, ...]) -> tuple[bytes, int]:
     """The answer for `key`, and how many decisions were applied to work it out."""
-    table_id, step, names = key
+    table_id, step, names, lang = key
     marks = _GAMES.get(table_id)
     if marks is None:
         marks = _GAMES[table_id] = [new_game(Config.from_dict(config))]
@@ -117,7 +120,7 @@ def _work(key: _Key, config: dict[str, Any], history: tuple[int, ...]) -> tuple[
         s.apply(history[i])
         if (i + 1) % CHECKPOINT == 0 and (i + 1) // CHECKPOINT == len(marks):
             marks.append(s.clone())
-    events = [e["text"] for e in s.events_for(None, names)]
+    events = [describe(e, s.n, names, lang) for e in s.events or () if can_see(e[0], None)]
     body = json.dumps({"view": s.view(None), "events": events}, separators=(",", ":"))
     return body[1:-1].encode(), step - start * CHECKPOINT
 

@@ -26,13 +26,25 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..rules import Config
 from . import language, logs, rated
 from .health import Monitor, install
+from .language import http_error, lang_of
 from .layout import board_layout
 from .limits import Connections, Flood, Limits, PerMinute, client_address
 from .lobby import KEY_HEADER, Lobby, moved
 from .outbox import Outbox, spawn
 from .players import Player, Players
 from .profiles import Profiles
-from .protocol import MAX_MESSAGE, Act, Back, Chat, Hello, Ping, ProtocolError, error, parse
+from .protocol import (
+    MAX_MESSAGE,
+    Act,
+    Back,
+    Chat,
+    Hello,
+    Ping,
+    ProtocolError,
+    error,
+    parse,
+    refusal,
+)
 from .registry import Tables
 from .replays import Busy, Replays
 from .replays import response as replay_response
@@ -159,40 +171,38 @@ def create_app(
     async def create_table(request: Request) -> Response:
         kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
         if kind != "application/json":  # a cross-site form can't send this without asking
-            return JSONResponse({"error": "send the table as JSON (Content-Type: "
-                                          "application/json)"}, status_code=415)  # fmt: skip
+            return http_error(request, 415, "send the table as JSON (Content-Type: "
+                                            "application/json)")  # fmt: skip
         address = client_address(request.client)
         wait = await lobby.too_soon("tables", created, address)
         if wait is not None:
-            return JSONResponse(
-                {"error": f"at most {limits.tables_per_minute} new tables a minute from one "
-                          f"address: try again in {wait:.0f} s"},
-                status_code=429, headers={"Retry-After": str(max(1, round(wait)))},
+            return http_error(
+                request, 429, "at most {most} new tables a minute from one address: try again "
+                "in {wait} s", headers={"Retry-After": str(max(1, round(wait)))},
+                most=limits.tables_per_minute, wait=f"{wait:.0f}",
             )  # fmt: skip
         mine = tables.unfinished_from(address)
         if mine >= limits.tables_per_address:
-            return JSONResponse(
-                {"error": f"{mine} unfinished tables were created from your address, its limit: "
-                          "finish or leave one first"},
-                status_code=429, headers={"Retry-After": "600"},
+            return http_error(
+                request, 429, "{mine} unfinished tables were created from your address, its "
+                "limit: finish or leave one first", headers={"Retry-After": "600"}, mine=mine,
             )  # fmt: skip
         if sum(not t.record.finished for t in tables.live.values()) >= limits.max_tables:
-            return JSONResponse(
-                {"error": f"the server has {limits.max_tables} unfinished tables, its limit: "
-                          "try again later"},
-                status_code=503, headers={"Retry-After": "60"},
+            return http_error(
+                request, 503, "the server has {most} unfinished tables, its limit: try again "
+                "later", headers={"Retry-After": "60"}, most=limits.max_tables,
             )  # fmt: skip
         try:
             body = await read_body(request, limits.max_body)
         except TooLarge as e:
-            return JSONResponse({"error": str(e)}, status_code=413, headers={"Connection": "close"})
+            return http_error(request, 413, e, headers={"Connection": "close"})
         try:
             d = json.loads(body)
             if not isinstance(d, dict):
-                raise ValueError("send a JSON object")
+                raise ProtocolError("bad_request", "send a JSON object")
             seats = d.get("seats")
             if not isinstance(seats, list) or not all(isinstance(x, dict) for x in seats):
-                raise ValueError("seats must be a list of {name, bot}")
+                raise ProtocolError("bad_request", "seats must be a list of {name, bot}")
             n = d.get("players", len(seats))
             config = Config(players=n, edition=d.get("edition", "2021"),
                             ghost_ship=d.get("ghost_ship"))  # fmt: skip
@@ -200,31 +210,33 @@ def create_app(
             for x in seats:
                 name, bot = x.get("name", ""), x.get("bot")
                 if not isinstance(name, str) or (bot is not None and not isinstance(bot, str)):
-                    raise ValueError("a seat's name and bot must be strings (bot null: human)")
+                    raise ProtocolError(
+                        "bad_request", "a seat's name and bot must be strings (bot null: human)"
+                    )
                 kind = x.get("kind")
                 if kind is None:
                     specs.append((name, bot))
                 elif kind in ("me", "open", "invite", "bot"):
                     specs.append({"kind": kind, "name": name, "bot": bot})
                 else:
-                    raise ValueError("a seat's kind is me, open, invite or bot")
+                    raise ProtocolError("bad_request", "a seat's kind is me, open, invite or bot")
             limit = d.get("seconds_per_decision")
             if limit is not None and (
                 not isinstance(limit, int | float) or isinstance(limit, bool)
             ):
-                raise ValueError("seconds_per_decision must be a number or null")
+                raise ProtocolError("bad_request", "seconds_per_decision must be a number or null")
             creator = await players.by_key(request.headers.get(KEY_HEADER))
             is_rated, span = await _rated_settings(store, d, config, specs, limit, creator)
             table, tokens = await asyncio.to_thread(
                 LiveTable.create, store, config, specs, limit, creator, is_rated, span
             )
         except StoreError as e:
-            return JSONResponse({"error": f"the server could not store the table: {e}"},
-                                status_code=503, headers={"Retry-After": "10"})  # fmt: skip
+            return http_error(request, 503, "the server could not store the table: {why}",
+                              headers={"Retry-After": "10"}, why=e)  # fmt: skip
         except RecursionError:
-            return JSONResponse({"error": "the JSON is nested too deeply"}, status_code=400)
+            return http_error(request, 400, "the JSON is nested too deeply")
         except (ValueError, TypeError) as e:  # JSONDecodeError and UnicodeDecodeError too
-            return JSONResponse({"error": str(e)}, status_code=400)
+            return http_error(request, 400, e)
         created.add(address)
         tables.live[table.id] = table
         tables.by_address[table.id] = address
@@ -248,24 +260,24 @@ def create_app(
         off the event loop and cached (`replays.Replays`)."""
         table_id = request.path_params["table_id"]
         if table_id in tables.broken:
-            return JSONResponse({"error": "this table is unavailable"}, status_code=503)
+            return http_error(request, 503, "this table is unavailable")
         table = await tables.find(table_id)
         if isinstance(table, str):  # several nodes: another one keeps it
             return moved(request, table)
         if table is None:
-            return JSONResponse({"error": "no such table"}, status_code=404)
+            return http_error(request, 404, "no such table")
         history = table.session.state.history
         try:
             step = int(request.query_params.get("step", str(len(history)))[:12])
         except ValueError:
-            return JSONResponse({"error": "step must be an integer"}, status_code=400)
+            return http_error(request, 400, "step must be an integer")
         step = max(0, min(step, len(history)))
         try:
-            part = await replays.step(table.id, table.session.config, table.names, history, step)
+            part = await replays.step(table.id, table.session.config, table.names, history, step,
+                                      lang_of(request))  # fmt: skip
         except (Busy, TimeoutError):
-            return JSONResponse({"error": "the server is busy with other replays: try again "
-                                          "in a moment"},
-                                status_code=503, headers={"Retry-After": "2"})  # fmt: skip
+            return http_error(request, 503, "the server is busy with other replays: try again "
+                              "in a moment", headers={"Retry-After": "2"})  # fmt: skip
         body = replay_response(step, len(history), table.names, part)
         return Response(body, media_type="application/json")
 
@@ -298,17 +310,19 @@ def create_app(
         async with accepting:  # as joining: one handshake at a time, after what waits
             await asyncio.sleep(0)
         await ws.accept()
+        lang = lang_of(ws)  # the words it is sent (a hello may ask for others)
         outbox = Outbox(SocketWire(ws))  # every message to this client goes through it
         outbox.start()
         limit = limits.connections_per_address
         counted = None if shared is None else await shared.acquire(address, limit)
         if counted is False or (counted is None and not connections.acquire(address)):
             await refuse(ws, outbox, CLOSE_POLICY, "too_many_connections",
-                         f"at most {limit} connections from one address")  # fmt: skip
+                         "at most {most} connections from one address", lang,
+                         most=limit)  # fmt: skip
             return
         monitor.connections.inc()
         try:
-            await play(ws, outbox, ws.path_params["table_id"], address)
+            await play(ws, outbox, ws.path_params["table_id"], address, lang)
         finally:
             if counted and shared is not None:  # counted by every node, in Redis
                 await shared.release(address)
@@ -316,27 +330,34 @@ def create_app(
                 connections.release(address)
             monitor.connections.dec()
 
-    async def refuse(ws: WebSocket, outbox: Outbox, code: int, reason: str, message: str) -> None:
-        """Say why, then close (and wait for the close to leave: the handler ends after)."""
-        outbox.put(error(reason, message))
+    async def refuse(
+        ws: WebSocket, outbox: Outbox, code: int, reason: str, message: str, lang: str = "en",
+        **values: Any,
+    ) -> None:  # fmt: skip
+        """Say why (`message`: English, a catalog message id, said in `lang`), then close (and
+        wait for the close to leave: the handler ends after)."""
+        outbox.put(error(reason, message, lang, **values))
         await outbox.drain()
         outbox.stop()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(ws.close(code), 1.0)
 
-    async def play(ws: WebSocket, outbox: Outbox, table_id: str, address: str) -> None:
-        """One connection's messages, each answered: a table's answer, or an error."""
+    async def play(ws: WebSocket, outbox: Outbox, table_id: str, address: str, lang: str) -> None:
+        """One connection's messages, each answered: a table's answer, or an error (in the
+        connection's language: `lang`, or what its hello asked for)."""
         if table_id in tables.broken:
             await refuse(ws, outbox, CLOSE_UNAVAILABLE, "unavailable",
-                         "this table is unavailable: the server could not rebuild it")  # fmt: skip
+                         "this table is unavailable: the server could not rebuild it",
+                         lang)  # fmt: skip
             return
         found = await tables.find(table_id)
         if found is None:
-            await refuse(ws, outbox, CLOSE_NO_TABLE, "no_table", "there is no such table")
+            await refuse(ws, outbox, CLOSE_NO_TABLE, "no_table", "there is no such table", lang)
             return
         if not isinstance(found, LiveTable):  # another node keeps it: reconnect there
             outbox.put({"op": "moved", "v": 1, "to": found})
-            await refuse(ws, outbox, CLOSE_MOVED, "moved", "this table is kept by another node")
+            await refuse(ws, outbox, CLOSE_MOVED, "moved", "this table is kept by another node",
+                         lang)  # fmt: skip
             return
         table = found
         client: Client | None = None
@@ -350,11 +371,11 @@ def create_app(
                 allowed = flood.allow()
                 if allowed is None:
                     await refuse(ws, outbox, CLOSE_POLICY, "flooding",
-                                 "too many messages: this connection is closed")  # fmt: skip
+                                 "too many messages: this connection is closed", lang)  # fmt: skip
                     break
                 if not allowed:
-                    slow_down = f"at most {limits.messages_per_second:g} messages a second"
-                    outbox.put(error("rate_limited", f"too many messages: {slow_down}"))
+                    outbox.put(error("rate_limited", "too many messages: at most {most} messages "
+                                     "a second", lang, most=f"{limits.messages_per_second:g}"))
                     continue
                 try:
                     text = frame.get("text")
@@ -364,11 +385,12 @@ def create_app(
                     if isinstance(msg, Hello):
                         if client is not None:
                             raise ProtocolError("already", "this connection has a seat already")
+                        lang = msg.lang or lang
                         player = None if msg.key is None else await players.by_key(msg.key)
                         async with joining:  # one at a time, after what is already waiting:
                             await asyncio.sleep(0)  # a burst of joins never holds up a game
                         # (not holding the gate: a table busy with its disk holds up only itself)
-                        client = await table.join(outbox, msg, player, address)
+                        client = await table.join(outbox, msg, player, address, lang)
                     elif isinstance(msg, Act):
                         if client is None:
                             raise ProtocolError("no_hello", "say hello first")
@@ -386,12 +408,12 @@ def create_app(
                     elif isinstance(msg, Ping):
                         outbox.put({"op": "pong", "v": 1})
                 except ProtocolError as e:
-                    outbox.put(error(e.code, str(e)))
+                    outbox.put(refusal(e, lang))
                 except (WebSocketDisconnect, RuntimeError):
                     raise
                 except Exception:  # a bug must not take the table down: say so, log it
                     log.exception("error while handling a message on table %s", table.id)
-                    outbox.put(error("internal", "the server failed on that message"))
+                    outbox.put(error("internal", "the server failed on that message", lang))
         except WebSocketDisconnect:
             pass
         except RuntimeError:  # the socket went away mid-send
@@ -447,11 +469,13 @@ async def _rated_settings(
     and the range of shown ratings it admits (the creator's ± within)."""
     is_rated = d.get("rated", False)
     if not isinstance(is_rated, bool):
-        raise ValueError("rated is true or false")
+        raise ProtocolError("bad_request", "rated is true or false")
     within = rated.check_within(d.get("within"))
     if not is_rated:
         if within is not None:
-            raise ValueError("only a rated table keeps its seats for players of a level")
+            raise ProtocolError(
+                "bad_request", "only a rated table keeps its seats for players of a level"
+            )
         return False, None
     rated.check_rated(specs, limit, creator)
     assert creator is not None

@@ -11,6 +11,7 @@ import time
 from typing import Any
 
 from ..bots import parse_spec
+from ..i18n import LANGUAGES, Words
 from ..session import GameSession, Seat, clean_name
 from . import seating
 from .chat import (
@@ -45,9 +46,10 @@ class Client:
 
     def __init__(
         self, outbox: Outbox, seat: int | None, player: Player | None = None,
-        address: str = "unknown",
+        address: str = "unknown", lang: str = "en",
     ) -> None:  # fmt: skip
         self.outbox = outbox
+        self.lang = lang  # the language of the words it is sent
         self.seat = seat
         self.player = player
         self.address = address
@@ -64,6 +66,11 @@ class Client:
         return f"address:{self.address}"
 
 
+def note_words(message: str, **values: Any) -> dict[str, str]:
+    """A note's words in every language (`message`: English, a catalog message id)."""
+    return {lang: Words(lang)(message, **values) for lang in LANGUAGES}
+
+
 class Social:
     """Seats, presence and chat of a table (mixed into `LiveTable`)."""
 
@@ -73,7 +80,7 @@ class Social:
     names: list[str]
     lock: asyncio.Lock
     clients: list[Client]
-    notes: list[tuple[int, str, int]]  # (audience, text, events before it)
+    notes: list[tuple[int, dict[str, str], int]]  # (audience, text per language, events before)
     chat: list[ChatRow]
     chat_seq: int
     away_since: dict[int, float]
@@ -81,9 +88,9 @@ class Social:
     _absence: asyncio.TimerHandle | None
     _seats_pace: Pace
     chat_limits: ChatLimit
-    _logs: dict[int | None, tuple[list[int], list[dict[str, Any]]]]
-    _logs_seen: dict[int | None, int]
-    _described: dict[int, dict[str, Any]]
+    _logs: dict[tuple[int | None, str], tuple[list[int], list[dict[str, Any]]]]
+    _logs_seen: dict[tuple[int | None, str], int]
+    _described: dict[str, dict[int, dict[str, Any]]]
     spectators_chat: ChatLimit
 
     # provided by LiveTable
@@ -167,14 +174,15 @@ class Social:
         async with self.lock:
             seats = self.record.seats
             if not 0 <= i < len(seats):
-                raise ProtocolError("bad_seat", f"seats are 0 to {len(seats) - 1}")
+                raise ProtocolError("bad_seat", "seats are 0 to {last}", last=len(seats) - 1)
             k = seating.kind(seats[i])
             mine = k == "reserved" and seats[i].get("player") == player.id
             if k != "open" and not mine:
                 raise ProtocolError("taken", "that seat is taken")
             held = self.seat_of(player)
             if held is not None:
-                raise ProtocolError("seated", f"you sit at seat {held + 1} of this table already")
+                raise ProtocolError("seated", "you sit at seat {seat} of this table already",
+                                    seat=held + 1)  # fmt: skip
             before = dict(seats[i])
             name = seating.unique_name(player.name, seats, i)
             self._set_seat(i, kind="player", player=player.id, name=name)
@@ -222,7 +230,8 @@ class Social:
             self.check_seat(Hello(i, token), player)
             held = self.seat_of(player)
             if held is not None and held != i:
-                raise ProtocolError("seated", f"you sit at seat {held + 1} of this table already")
+                raise ProtocolError("seated", "you sit at seat {seat} of this table already",
+                                    seat=held + 1)  # fmt: skip
             if self.record.seats[i].get("player") not in (None, player.id):
                 raise ProtocolError("taken", "another player holds that seat")
             self._set_seat(i, player=player.id)
@@ -247,9 +256,10 @@ class Social:
             self._broadcast()
         self.kick()
 
-    def note(self, audience: int, text: str, at: int | None = None) -> None:
-        """A line for the log of those in `audience` (as for events), placed after the game's
-        first `at` events (default: all so far), so that a page shows it where it happened."""
+    def note(self, audience: int, text: dict[str, str], at: int | None = None) -> None:
+        """A line for the log of those in `audience` (as for events), in each language
+        (`note_words` makes it), placed after the game's first `at` events (default: all so
+        far), so that a page shows it where it happened."""
         events = self.session.state.events
         self.notes.append((audience, text, len(events or ()) if at is None else at))
 
@@ -261,8 +271,7 @@ class Social:
         except ProtocolError:
             self._set_seat(i, replaced=False)
             return
-        self.note(self.session.state.all, f"{self.names[i]} {why}: the {TIMEOUT_BOT} bot plays "
-                  "for them until they come back.")  # fmt: skip
+        self.note(self.session.state.all, note_words(why, name=self.names[i], bot=TIMEOUT_BOT))
         self._broadcast_seats()
         self._arm_timer()
 
@@ -274,7 +283,7 @@ class Social:
             self._set_seat(i, replaced=True)
             raise
         self.timeouts.pop(i, None)
-        self.note(self.session.state.all, f"{self.names[i]} is back.")
+        self.note(self.session.state.all, note_words("{name} is back.", name=self.names[i]))
         self._broadcast_seats()
         self._arm_timer()
 
@@ -309,7 +318,8 @@ class Social:
             now = time.time()
             for i, end in self._absent(now):
                 if end <= now:
-                    await self._replace(i, "has left")
+                    await self._replace(
+                        i, "{name} has left: the {bot} bot plays for them until they come back.")
             self._broadcast()
             self._check_absence()
         self.kick()

@@ -18,11 +18,14 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..bots import FALLBACK, parse_spec, safe_spec
+from ..i18n import LANGUAGES, Words, translations
+from ..i18n.events import describe
 from ..rules import CHANCE, Action, Config, ParseError, State
 from ..rules.data import CARD_NAMES
-from ..rules.events import EVENT_NAMES, card_title, describe
+from ..rules.events import EVENT_NAMES
 from ..rules.hints import card_preview, move_hints, pay_plans
 from ..rules.ops import T_CHOOSE
+from ..rules.phrases import card
 from ..rules.view import can_see
 from ..rules.view import cards as cards_of
 from ..session import GameSession, Seat, clean_name
@@ -79,7 +82,8 @@ def _decide(spec: str, state: State, seat: int) -> Action:
 
 
 # Spectators' updates made once and shared: (log sent, notes sent) -> (text, marks after it).
-_Shared = dict[tuple[int, int], tuple[str, tuple[int, int]]]
+_Shared = dict[tuple[str, int, int], tuple[str, tuple[int, int]]]
+_Audience = tuple[int | None, str]  # a seat (None: spectators) and a language
 
 
 class StorageFailed(Exception):
@@ -102,8 +106,8 @@ class LiveTable(Social):
         self.names = [self.session.name(k) for k in range(self.session.state.ns)]
         self.lock = asyncio.Lock()
         self.clients: list[Client] = []
-        # (audience, text, events before it): audiences as for events
-        self.notes: list[tuple[int, str, int]] = []
+        # (audience, its text in each language, events before it): audiences as for events
+        self.notes: list[tuple[int, dict[str, str], int]] = []
         self._auto: asyncio.Task[None] | None = None
         self._timer: asyncio.TimerHandle | None = None
         self.on_change: Callable[[], None] | None = None
@@ -126,11 +130,12 @@ class LiveTable(Social):
         self._public: _Shared = {}  # newcomers' updates of this change
         self._public_version = -1
         self._seats_pace = Pace(SEATS_EVERY, self._flush_seats)
-        self._logs: dict[int | None, tuple[list[int], list[dict[str, Any]]]] = {}
+        self._logs: dict[_Audience, tuple[list[int], list[dict[str, Any]]]] = {}
         self._spectators_pace = Pace(SPECTATORS_EVERY, self._tell_spectators)
         self._chat_cache: tuple[int, str] = (-1, "")
-        self._logs_seen: dict[int | None, int] = {}  # engine events looked at, per audience
-        self._described: dict[int, dict[str, Any]] = {}  # engine event -> its words (any audience)
+        self._logs_seen: dict[_Audience, int] = {}  # engine events looked at, per audience
+        # per language, engine event -> its words (any audience)
+        self._described: dict[str, dict[int, dict[str, Any]]] = {}
         self._updates: dict[tuple[Any, ...], tuple[str, tuple[int, int]]] = {}  # see update_text
         self._updates_of: tuple[State | None, int] = (None, -1)  # the state they were made from
         self.chat_limits = ChatLimit()  # per player (or seat, or anonymous address)
@@ -155,16 +160,19 @@ class LiveTable(Social):
         A seat is `(name, bot)` (bot None: an invite) or `{"kind", "name", "bot", "player"}`
         with a kind of `seating.KINDS`, or `me` (the creator sits there)."""
         if len(seats) != config.players:
-            raise ValueError(f"{config.players} players need {config.players} seats")
+            raise ProtocolError("bad_request", "{players} players need {players} seats",
+                                players=config.players)  # fmt: skip
         if seconds_per_decision is not None and not 1 <= seconds_per_decision <= 3600:
-            raise ValueError("the time per decision must be between 1 and 3600 seconds")
+            raise ProtocolError(
+                "bad_request", "the time per decision must be between 1 and 3600 seconds"
+            )
         tokens: list[str | None] = []
         rows: list[dict[str, Any]] = []
         for i, spec in enumerate(seats):
             row, token = _seat_row(i, spec, creator)
             if row.get("player") is not None and any(r.get("player") == row["player"]
                                                      for r in rows):  # fmt: skip
-                raise ValueError("a player sits at one seat of a table")
+                raise ProtocolError("bad_request", "a player sits at one seat of a table")
             row["name"] = seating.unique_name(row["name"], rows, i)
             rows.append(row)
             tokens.append(token)
@@ -195,7 +203,7 @@ class LiveTable(Social):
                 raise ValueError(f"table {record.id}: decision {row.seq} is out of order")
             if row.by == "timeout":
                 a = Action.from_id(row.action)
-                table._note_timeout(s.current_player(), a, table._label(s, a))
+                table._note_timeout(s.current_player(), a, table._labels(s, a))
             try:
                 s.apply(row.action)
             except (ValueError, TypeError) as e:
@@ -216,7 +224,7 @@ class LiveTable(Social):
             return None
         seats = self.record.seats
         if not 0 <= hello.seat < len(seats):
-            raise ProtocolError("bad_seat", f"seats are 0 to {len(seats) - 1}")
+            raise ProtocolError("bad_seat", "seats are 0 to {last}", last=len(seats) - 1)
         expected = seats[hello.seat]["token_hash"]
         if expected is None:
             raise ProtocolError("bad_seat", "a bot plays that seat")
@@ -230,15 +238,16 @@ class LiveTable(Social):
         return hello.seat
 
     async def join(
-        self, outbox: Outbox, hello: Hello, player: Player | None = None, address: str = "unknown"
-    ) -> Client:
+        self, outbox: Outbox, hello: Hello, player: Player | None = None, address: str = "unknown",
+        lang: str = "en",
+    ) -> Client:  # fmt: skip
         if hello.key is not None and player is None:
             raise ProtocolError("bad_key", "that is not a player's key (create a player first)")
         if hello.seat is not None:
             seat = self.check_seat(hello, player)
         else:
             seat = None if player is None else self.seat_of(player)
-        client = Client(outbox, seat, player, address)
+        client = Client(outbox, seat, player, address, lang)
         async with self.lock:  # nothing here waits for a client: the outbox sends
             self.clients.append(client)
             outbox.put(self.welcome(seat, player))
@@ -329,17 +338,20 @@ class LiveTable(Social):
             a = _parse(texts[0])
             if a not in s.legal:
                 legal = ", ".join(str(x) for x in s.legal)
-                raise ProtocolError("illegal", f"{texts[0]!r} is not legal now; legal: {legal}")
+                raise ProtocolError("illegal", "{answer} is not legal now; legal: {legal}",
+                                    answer=repr(texts[0]), legal=legal)  # fmt: skip
             return [(a, "player")], None
         trial = s.clone()
         out = []
         for i, text in enumerate(texts):
             if i and (trial.is_terminal() or trial.current_player() != seat):
-                raise ProtocolError("illegal", f"answer {i + 1} ({text!r}) has no question")
+                raise ProtocolError("illegal", "answer {k} ({answer}) has no question",
+                                    k=i + 1, answer=repr(text))  # fmt: skip
             a = _parse(text)
             if a not in trial.legal:
                 legal = ", ".join(str(x) for x in trial.legal)
-                raise ProtocolError("illegal", f"{text!r} is not legal now; legal: {legal}")
+                raise ProtocolError("illegal", "{answer} is not legal now; legal: {legal}",
+                                    answer=repr(text), legal=legal)  # fmt: skip
             trial.apply(a)
             out.append((a, "player"))
         return out, trial
@@ -367,13 +379,11 @@ class LiveTable(Social):
 
     async def _choose_early(self, seat: int, text: str) -> None:
         s = self.session.state
-        try:
-            a = Action.parse(text)
-        except ParseError as e:
-            raise ProtocolError("illegal", str(e)) from None
+        a = _parse(text)
         cards = [f"play {c}" for c in cards_of(s.hand[seat])]
         if str(a) not in cards:
-            raise ProtocolError("illegal", f"{text!r} is not legal now; legal: {', '.join(cards)}")
+            raise ProtocolError("illegal", "{answer} is not legal now; legal: {legal}",
+                                answer=repr(text), legal=", ".join(cards))  # fmt: skip
         try:
             await asyncio.to_thread(self.store.save_early, self.id, s.rnd, seat, int(a))
         except Exception as e:
@@ -587,16 +597,17 @@ class LiveTable(Social):
             s = self.session.state
             if len(s.history) != turn:
                 return
-            label, at = self._label(s, a), len(s.events or ())
+            labels, at = self._labels(s, a), len(s.events or ())
             try:
                 await self._commit([(a, "timeout")])
             except StorageFailed:
                 self._arm_timer_retry(turn)
                 return
-            self._note_timeout(who, a, label, at)
+            self._note_timeout(who, a, labels, at)
             self.timeouts[who] = self.timeouts.get(who, 0) + 1
             if self.timeouts[who] >= TIMEOUTS_BEFORE_BOT:
-                await self._replace(who, "ran out of time three times in a row")
+                await self._replace(who, "{name} ran out of time three times in a row: the {bot} "
+                                    "bot plays for them until they come back.")  # fmt: skip
             self._broadcast()
         self.kick()
 
@@ -604,22 +615,34 @@ class LiveTable(Social):
         loop = asyncio.get_running_loop()
         self._timer = loop.call_later(STORAGE_RETRY, lambda: spawn(self._time_out(turn)))
 
-    def _label(self, s: State, a: Action) -> str:
-        """The answer in the player's words (the option's label), as they would have clicked it."""
-        d = s.pending(self.names)
-        for action, label in zip(d.actions, d.options, strict=True):
-            if action == a:
-                return str(label)
-        return str(a)
+    def _labels(self, s: State, a: Action) -> dict[str, str]:
+        """The answer in the player's words (the option's label), as they would have clicked it,
+        in each language."""
+        labels = {}
+        for lang in LANGUAGES:
+            d = s.pending(self.names, translations(lang))
+            labels[lang] = next((str(label) for action, label in zip(d.actions, d.options,
+                                                                     strict=True)
+                                 if action == a), str(a))  # fmt: skip
+        return labels
 
-    def _note_timeout(self, seat: int, a: Action, label: str, at: int | None = None) -> None:
+    def _note_timeout(
+        self, seat: int, a: Action, labels: dict[str, str], at: int | None = None
+    ) -> None:
         """Everyone learns that the time ran out; only the seat learns what was decided for it
         (the answer may be a secret, e.g. a card choice); what it did shows in the log. Both are
         placed before the events the answer caused (`at`: the events before it)."""
         s = self.session.state
         name = self.names[seat]
-        self.note(s.all, f"Time ran out for {name}: the {TIMEOUT_BOT} bot decides.", at)
-        self.note(1 << seat, f"For {name}, the {TIMEOUT_BOT} bot answered: {label}.", at)
+        ran_out, answered = {}, {}
+        for lang in LANGUAGES:
+            _ = Words(lang)
+            ran_out[lang] = _("Time ran out for {name}: the {bot} bot decides.", name=name,
+                              bot=TIMEOUT_BOT)  # fmt: skip
+            answered[lang] = _("For {name}, the {bot} bot answered: {label}.", name=name,
+                               bot=TIMEOUT_BOT, label=labels[lang])  # fmt: skip
+        self.note(s.all, ran_out, at)
+        self.note(1 << seat, answered, at)
 
     # --- telling the clients --------------------------------------------------------------------
     def _broadcast(self) -> None:
@@ -665,7 +688,7 @@ class LiveTable(Social):
     def _public_update(self, client: Client, shared: _Shared) -> str:
         """A spectator's update, encoded once for every spectator of `shared` (the spectators
         told together) who has been sent the same part of the log."""
-        start = (client.raw_sent, client.notes_sent)
+        start = (client.lang, client.raw_sent, client.notes_sent)
         known = shared.get(start)
         if known is None:
             text = encode(self.update_for(client))
@@ -687,7 +710,8 @@ class LiveTable(Social):
         self._forget_old_choices()  # (update_for would, and the key must see it)
         seat = client.seat
         replaced = seat is not None and bool(self.record.seats[seat].get("replaced"))
-        key = (seat, client.raw_sent, client.notes_sent, len(s.events or ()), len(self.notes),
+        key = (seat, client.lang, client.raw_sent, client.notes_sent, len(s.events or ()),
+               len(self.notes),
                tuple(self.names), self.deadline_at, self.record.seconds_per_decision,
                self.early_round, tuple(self.early.items()),
                tuple(x.human for x in self.session.seats), replaced)  # fmt: skip
@@ -707,36 +731,40 @@ class LiveTable(Social):
             return self._chat_cache[1]
         return chat_text(rows)
 
-    def _log_for(self, seat: int | None) -> tuple[list[int], list[dict[str, Any]]]:
-        """The events `seat` may see, looked at once for every client of that seat (a newcomer
-        is sent the whole log: it is not looked at again for each): their places in the
-        engine's log, and the events — each described once for every audience that sees it
-        (an event's words depend on the event, not on who reads them)."""
+    def _log_for(self, seat: int | None, lang: str) -> tuple[list[int], list[dict[str, Any]]]:
+        """The events `seat` may see, looked at once for every client of that seat reading
+        `lang` (a newcomer is sent the whole log: it is not looked at again for each): their
+        places in the engine's log, and the events — each described once per language for
+        every audience that sees it (an event's words depend on the event and the language,
+        not on who reads them)."""
         s = self.session.state
         events = s.events or []
-        where, described = self._logs.setdefault(seat, ([], []))
-        words = self._described
-        for i in range(self._logs_seen.get(seat, 0), len(events)):
+        audience = (seat, lang)
+        where, described = self._logs.setdefault(audience, ([], []))
+        words = self._described.setdefault(lang, {})
+        for i in range(self._logs_seen.get(audience, 0), len(events)):
             e = events[i]
             if can_see(e[0], seat):
                 d = words.get(i)
                 if d is None:  # the args a tuple (JSON: a list): then the garbage collector
                     # stops looking at the event's words after their first collection
                     d = words[i] = {"kind": EVENT_NAMES[e[1]], "args": e[2:],
-                                    "text": describe(e, s.n, self.names)}  # fmt: skip
+                                    "text": describe(e, s.n, self.names, lang)}  # fmt: skip
                 where.append(i)
                 described.append(d)
-        self._logs_seen[seat] = len(events)
+        self._logs_seen[audience] = len(events)
         return where, described
 
     def update_for(self, client: Client) -> dict[str, Any]:
         s = self.session.state
         seat = client.seat
         events = s.events or []
-        where, described = self._log_for(seat)
+        lang = client.lang
+        t = translations(lang)
+        where, described = self._log_for(seat, lang)
         start = bisect.bisect_left(where, client.raw_sent)
         new = described[start:]
-        seen = [(text, at) for audience, text, at in self.notes[client.notes_sent :]
+        seen = [(text[lang], at) for audience, text, at in self.notes[client.notes_sent :]
                 if can_see(audience, seat)]  # fmt: skip
         notes = [text for text, _ in seen]
         # each note's place among this update's events: how many of them come before it
@@ -757,7 +785,7 @@ class LiveTable(Social):
         if seat is None or s.is_terminal() or message["replaced"]:
             return message  # a bot plays a replaced seat: it is asked nothing
         if s.current_player() == seat:
-            d = s.pending(self.names)
+            d = s.pending(self.names, t)
             question: dict[str, Any] = {
                 "kind": d.kind,
                 "prompt": d.prompt,
@@ -771,16 +799,16 @@ class LiveTable(Social):
                 "early": False,
             }
             if d.kind == "pay":
-                question["plans"] = pay_plans(s)
+                question["plans"] = pay_plans(s, t=t)
             elif d.kind == "move":
-                question["moves"] = move_hints(s)  # what each destination means (the rules')
+                question["moves"] = move_hints(s, t)  # what each destination means (the rules')
             message["question"] = question
         elif self.can_choose_early(seat):
             message["question"] = {
                 "kind": "card",
-                "prompt": "Choose your card — everyone chooses at the same time.",
+                "prompt": Words(lang)("Choose your card — everyone chooses at the same time."),
                 "options": [
-                    {"action": f"play {c}", "label": card_title(c)} for c in cards_of(s.hand[seat])
+                    {"action": f"play {c}", "label": card(c, t)} for c in cards_of(s.hand[seat])
                 ],
                 "context": {},
                 "deadline": None,
@@ -788,7 +816,7 @@ class LiveTable(Social):
                 "early": True,
             }
         if message["question"] is not None and message["question"]["kind"] == "card":
-            message["question"]["preview"] = card_preview(s, seat)
+            message["question"]["preview"] = card_preview(s, seat, t)
         early = self.early.get(seat) if self.early_round == s.rnd else None
         message["early_choice"] = str(early).split()[1] if early is not None else None
         return message
@@ -865,8 +893,9 @@ def _joined(game: State, s: State) -> State:
 def _parse(text: str) -> Action:
     try:
         return Action.parse(text)
-    except ParseError as e:
-        raise ProtocolError("illegal", str(e)) from None
+    except ParseError as e:  # the rules' words, in English, after the reader's
+        raise ProtocolError("illegal", "{answer} is not an action ({why})", answer=repr(text),
+                            why=str(e)) from None  # fmt: skip
 
 
 def _seat_row(
@@ -880,11 +909,11 @@ def _seat_row(
     k = spec.get("kind")
     name = spec.get("name", "")
     if not isinstance(name, str):
-        raise ValueError(f"seat {i + 1}: a name is text")
+        raise ProtocolError("bad_request", "seat {seat}: a name is text", seat=i + 1)
     if k == "bot":
         bot = spec.get("bot")
         if not isinstance(bot, str):
-            raise ValueError(f"seat {i + 1}: a bot seat names its bot")
+            raise ProtocolError("bad_request", "seat {seat}: a bot seat names its bot", seat=i + 1)
         parse_spec(bot)
         return {"kind": "bot", "name": clean_name(name, i), "bot": bot, "token_hash": None,
                 "player": None}, None  # fmt: skip
@@ -893,7 +922,8 @@ def _seat_row(
         return {"kind": "invite", "name": clean_name(name, i), "bot": None,
                 "token_hash": token_hash(token), "player": None}, token  # fmt: skip
     if k in ("me", "open", "reserved") and creator is None:
-        raise ValueError(f"seat {i + 1}: create a player first (send your player key)")
+        raise ProtocolError("bad_request", "seat {seat}: create a player first (send your "
+                            "player key)", seat=i + 1)  # fmt: skip
     if k == "me":
         assert creator is not None
         return {"kind": "player", "name": creator.name, "bot": None, "token_hash": None,
@@ -904,4 +934,5 @@ def _seat_row(
     if k == "reserved" and isinstance(spec.get("player"), str):
         return {"kind": "reserved", "name": clean_name(name, i), "bot": None, "token_hash": None,
                 "player": spec["player"]}, None  # fmt: skip
-    raise ValueError(f"seat {i + 1}: a seat is me, open, invite or bot")
+    raise ProtocolError("bad_request", "seat {seat}: a seat is me, open, invite or bot",
+                        seat=i + 1)  # fmt: skip
