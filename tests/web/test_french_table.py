@@ -32,8 +32,16 @@ CUT_JS = """(selectors) => {
   for (const root of document.querySelectorAll(selectors)) {
     if (root.hidden || !root.getClientRects().length) continue;
     const box = root.getBoundingClientRect();
+    // read out but not shown (a phone hides a card's summary from the eye only): not cut
+    const unseen = (x) => {
+      for (; x && x !== root; x = x.parentElement) {
+        const r = x.getBoundingClientRect();
+        if (r.width <= 1 || r.height <= 1) return true;
+      }
+      return false;
+    };
     for (const e of root.querySelectorAll('*')) {
-      if (e.closest('.sr-only, svg') || !e.getClientRects().length) continue;
+      if (e.closest('.sr-only, svg') || !e.getClientRects().length || unseen(e)) continue;
       const own = [...e.childNodes].some((c) => c.nodeType === 3 && c.textContent.trim());
       if (!own) continue;
       const s = getComputedStyle(e);
