@@ -3,52 +3,92 @@
 from __future__ import annotations
 
 import argparse
+import gettext
 import os
 import sys
 from collections.abc import Sequence
 from dataclasses import replace
+from importlib import resources
 from typing import TYPE_CHECKING
 
+from .i18n import DOMAIN, LANGUAGES, Words, from_environment
 from .rules import EDITIONS, Config
+from .rules.phrases import N_, P_
 
 if TYPE_CHECKING:
     from .tui.app import JamaicaApp
 
+# argparse's own words (its gettext messages), translated in our catalog: `argparse_words()`
+# makes our domain the program's gettext domain, where argparse looks its words up.
+ARGPARSE: tuple[str | tuple[str, str], ...] = (
+    N_("usage: "), N_("options"), N_("positional arguments"),
+    N_("show this help message and exit"), N_("%(prog)s: error: %(message)s\n"),
+    N_("the following arguments are required: %s"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("argument %(argument_name)s: %(message)s"), N_("unrecognized arguments: %s"),
+    N_("expected one argument"), N_("expected at least one argument"),
+    N_("expected at most one argument"), N_("invalid %(type)s value: %(value)r"),
+    N_("not allowed with argument %s"), N_("one of the arguments %s is required"),
+    N_("ambiguous option: %(option)s could match %(matches)s"),
+    N_("ignored explicit argument %r"), N_("can't open '%(filename)s': %(error)s"),
+    P_("expected %s argument", "expected %s arguments"),
+)  # fmt: skip
 
-def _config_args(p: argparse.ArgumentParser) -> None:
+
+def argparse_words() -> None:
+    """Let argparse speak the environment's language: its messages go through the standard
+    `gettext` functions of the program's domain (Python's argparse howto, "How to translate the
+    argparse output"); we bind that domain to our catalogs, which translate argparse's few
+    messages (`ARGPARSE`). gettext picks the language from `LANGUAGE`, `LC_ALL`, `LC_MESSAGES`
+    and `LANG`, as `i18n.from_environment` does; English has no catalog, so it stays argparse's
+    own text, byte for byte."""
+    locale = resources.files("jamaica.i18n").joinpath("locale")
+    gettext.bindtextdomain(DOMAIN, str(locale))
+    gettext.textdomain(DOMAIN)
+
+
+def _config_args(p: argparse.ArgumentParser, _: Words) -> None:
     p.add_argument(
         "--players",
         type=int,
         default=None,
         dest="players_given",
-        help="2 to 6 (default 4; for a tournament, the number of bots)",
+        help=_("2 to 6 (default 4; for a tournament, the number of bots)"),
     )
-    p.add_argument("--edition", choices=EDITIONS, default="2021", help="rules edition")
+    p.add_argument("--edition", choices=EDITIONS, default="2021", help=_("rules edition"))
     g = p.add_mutually_exclusive_group()
     g.add_argument(
         "--ghost",
         dest="ghost",
         action="store_true",
         default=None,
-        help="play with the Ghost Ship (always on with 2 players)",
+        help=_("play with the Ghost Ship (always on with 2 players)"),
     )
     g.add_argument("--no-ghost", dest="ghost", action="store_false")
-    p.add_argument("--max-rounds", type=int, default=100, help="safety limit (R7)")
+    p.add_argument("--max-rounds", type=int, default=100, help=_("safety limit (R7)"))
 
 
-def _lab_args(p: argparse.ArgumentParser, games: int) -> None:
+def _lab_args(p: argparse.ArgumentParser, games: int, _: Words) -> None:
     p.add_argument("--games", type=int, default=games)
     p.add_argument(
-        "--workers", type=int, default=os.cpu_count() or 1, help="processes (default: every core)"
+        "--workers",
+        type=int,
+        default=os.cpu_count() or 1,
+        help=_("processes (default: every core)"),
     )
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--out", help="per-game results: FILE.csv or FILE.json")
-    p.add_argument("--plot", help="a figure: FILE.png")
+    p.add_argument("--out", help=_("per-game results: FILE.csv or FILE.json"))
+    p.add_argument("--plot", help=_("a figure: FILE.png"))
 
 
 def _config(ns: argparse.Namespace, players: int | None = None) -> Config:
     n = ns.players_given or players or 4
     return Config(players=n, edition=ns.edition, ghost_ship=ns.ghost, max_rounds=ns.max_rounds)
+
+
+def _lang(ns: argparse.Namespace) -> str:
+    """The language of the terminal app: `--lang`, else the environment's."""
+    return getattr(ns, "lang", None) or from_environment()
 
 
 def _terminal(ns: argparse.Namespace) -> int:
@@ -59,7 +99,7 @@ def _terminal(ns: argparse.Namespace) -> int:
     if ns.command == "replay":
         from .tui.replay import ReplayApp
 
-        ReplayApp(GameSession.load(Path(ns.file))).run()
+        ReplayApp(GameSession.load(Path(ns.file)), lang=_lang(ns)).run()
         return 0
     app = play_app(ns)
     app.run()
@@ -78,17 +118,21 @@ def play_app(ns: argparse.Namespace) -> JamaicaApp:
     from .session import GameSession, check_writable, free_save_path, reproducible
     from .tui.app import JamaicaApp, TableChoice
 
+    lang = _lang(ns)
+    _ = Words(lang)
     if not math.isfinite(ns.delay) or not 0 <= ns.delay <= 10:
-        raise ValueError(f"--delay must be a number of seconds from 0 to 10, not {ns.delay:g}")
+        raise ValueError(_("--delay must be a number of seconds from 0 to 10, not {delay}",
+                           delay=f"{ns.delay:g}"))  # fmt: skip
     if ns.save is not None and not ns.save.strip():  # it silently meant the default file
-        raise ValueError("--save needs a file name (without --save: jamaica-save.json)")
+        raise ValueError(_("--save needs a file name (without --save: jamaica-save.json)"))
     if ns.resume is not None and not ns.resume.strip():  # it silently started a new game
-        raise ValueError("--resume needs the file of the game to resume")
+        raise ValueError(_("--resume needs the file of the game to resume"))
     if ns.resume:
         for flag, value in (("--seats", ns.seats), ("--names", ns.names), ("--seed", ns.seed),
                             ("--players", ns.players_given)):  # fmt: skip
             if value not in (None, ""):
-                raise ValueError(f"{flag} cannot be used with --resume: the game is in the file")
+                raise ValueError(_("{flag} cannot be used with --resume: the game is in the file",
+                                   flag=flag))  # fmt: skip
         session = GameSession.load(Path(ns.resume))
         if ns.save is not None:  # go on in another file; the one resumed is left as it was
             session.path = Path(ns.save)
@@ -98,9 +142,16 @@ def play_app(ns: argparse.Namespace) -> JamaicaApp:
         for i, seat in enumerate(session.seats):
             if seat.bot is not None and reproducible(seat.bot) != seat.bot:
                 session.seats[i] = replace(seat, bot=reproducible(seat.bot))
-                note += (f"Seat {i + 1}'s bot {seat.bot} now plays {session.seats[i].bot}, so "
-                         "that the game resumes exactly. ")  # fmt: skip
-        app = JamaicaApp(session, delay=ns.delay)
+                note += (
+                    _(
+                        "Seat {k}'s bot {bot} now plays {now}, so that the game resumes exactly.",
+                        k=i + 1,
+                        bot=seat.bot,
+                        now=session.seats[i].bot,
+                    )
+                    + " "
+                )
+        app = JamaicaApp(session, delay=ns.delay, lang=lang)
         if note:
             app.outcome.notes.append(note.strip())
         return app
@@ -108,19 +159,21 @@ def play_app(ns: argparse.Namespace) -> JamaicaApp:
     kinds = tuple(k.strip() for k in ns.seats.split(",")) if ns.seats else ()
     players = ns.players_given or len(kinds) or (len(names) if 2 <= len(names) <= 6 else 4)
     if len(names) > players:
-        raise ValueError(f"--names gives {len(names)} names for {players} players")
+        raise ValueError(_("--names gives {names} names for {players} players",
+                           names=len(names), players=players))  # fmt: skip
     table = TableChoice(players, ns.edition, ns.ghost, ns.max_rounds, names, kinds)
     table.config()
     if kinds:
         if len(kinds) != players:
-            raise ValueError(f"--seats gives {len(kinds)} seats for {players} players")
+            raise ValueError(_("--seats gives {seats} seats for {players} players",
+                               seats=len(kinds), players=players))  # fmt: skip
         for i, seat in enumerate(table.seats()):
             if seat.bot is not None and reproducible(seat.bot) != seat.bot:
-                raise ValueError(
-                    f"seat {i + 1} ({seat.bot!r}): a bot given seconds plays differently on "
-                    "each run, so a saved game would not resume exactly; give it iterations "
-                    f"instead, e.g. {reproducible(seat.bot)}"
-                )
+                raise ValueError(_(
+                    "seat {k} ({bot}): a bot given seconds plays differently on each run, so a "
+                    "saved game would not resume exactly; give it iterations instead, e.g. "
+                    "{spec}", k=i + 1, bot=repr(seat.bot),
+                    spec=reproducible(seat.bot)))  # fmt: skip
     save = Path(ns.save or "jamaica-save.json")
     check_writable(save)
     found = None
@@ -133,230 +186,296 @@ def play_app(ns: argparse.Namespace) -> JamaicaApp:
         if other is not None and not other.state.is_terminal():
             found = other
         else:
-            what = "a finished game" if other is not None else "something that is not a game"
             new = free_save_path(save)
-            note = f"{save} holds {what} and is kept: this game will be saved in {new}."
+            if other is not None:
+                note = _("{save} holds a finished game and is kept: this game will be saved "
+                         "in {new}.", save=save, new=new)  # fmt: skip
+            else:
+                note = _("{save} holds something that is not a game and is kept: this game "
+                         "will be saved in {new}.", save=save, new=new)  # fmt: skip
             save = new
     return JamaicaApp(seed=ns.seed, save_path=save, delay=ns.delay, table=table,
-                      start=bool(kinds), found=found, note=note)  # fmt: skip
+                      start=bool(kinds), found=found, note=note, lang=lang)  # fmt: skip
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="jamaica", description="Jamaica, the pirate race.")
+def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
+    """The command's parser, its help in `lang` (default: the environment's language)."""
+    _ = Words(lang or from_environment())
+    parser = argparse.ArgumentParser(prog="jamaica", description=_("Jamaica, the pirate race."))
     sub = parser.add_subparsers(dest="command", required=True)
-    demo = sub.add_parser("demo", help="watch a whole game between bots, play by play")
-    _config_args(demo)
+    demo = sub.add_parser("demo", help=_("watch a whole game between bots, play by play"))
+    _config_args(demo, _)
     demo.add_argument("--seed", type=int, default=1)
-    demo.add_argument("--bot", default="greedy", help="the bot in every seat (default greedy)")
+    demo.add_argument("--bot", default="greedy", help=_("the bot in every seat (default greedy)"))
     demo.add_argument(
         "--spectator",
         action="store_true",
-        help="show public events only (no hands, no face-down values)",
+        help=_("show public events only (no hands, no face-down values)"),
     )
-    bench = sub.add_parser("bench", help="measure the engine's speed on one core")
-    bench.add_argument("--games", type=int, default=None, help="random games (1000; --hints: 60)")
+    bench = sub.add_parser("bench", help=_("measure the engine's speed on one core"))
+    bench.add_argument(
+        "--games", type=int, default=None, help=_("random games (1000; --hints: 60)")
+    )
     bench.add_argument("--players", type=int, default=4)
     bench.add_argument("--edition", choices=EDITIONS, default="2021")
     bench.add_argument("--seed", type=int, default=1)
-    bench.add_argument("--engine-only", action="store_true", help="skip the bots' figures")
+    bench.add_argument("--engine-only", action="store_true", help=_("skip the bots' figures"))
     bench.add_argument(
         "--hints",
         action="store_true",
-        help="instead: the worst work and time, per kind of question, of what the server computes"
-        " for an update (view, question, hints), over the worst cases built and random games",
+        help=_(
+            "instead: the worst work and time, per kind of question, of what the server computes"
+            " for an update (view, question, hints), over the worst cases built and random games"
+        ),
     )
-    tour = sub.add_parser("tournament", help="pit bots against each other over many games")
-    _config_args(tour)
+    tour = sub.add_parser("tournament", help=_("pit bots against each other over many games"))
+    _config_args(tour, _)
     tour.add_argument(
         "--bots",
         required=True,
-        help="one bot per seat, comma-separated, e.g. ismcts,greedy,greedy,greedy "
-        "(options: ismcts:seconds=0.5:rollout=greedy)",
+        help=_(
+            "one bot per seat, comma-separated, e.g. ismcts,greedy,greedy,greedy (options: {spec})",
+            spec="ismcts:seconds=0.5:rollout=greedy",
+        ),
     )
-    _lab_args(tour, games=400)
-    trn = sub.add_parser("train", help="train the learned bot's policy (numpy), learning curve")
-    trn.add_argument("--minutes", type=float, default=20.0, help="wall-clock budget (default 20)")
-    trn.add_argument("--games", type=int, default=1_000_000, help="or stop after this many games")
-    trn.add_argument("--opponents", default="random,greedy", help="bot specs or self, one per game")
-    trn.add_argument("--players", type=int, default=2, help="players per game (default 2)")
+    _lab_args(tour, 400, _)
+    trn = sub.add_parser("train", help=_("train the learned bot's policy (numpy), learning curve"))
+    trn.add_argument(
+        "--minutes", type=float, default=20.0, help=_("wall-clock budget (default 20)")
+    )
+    trn.add_argument(
+        "--games", type=int, default=1_000_000, help=_("or stop after this many games")
+    )
+    trn.add_argument(
+        "--opponents", default="random,greedy", help=_("bot specs or self, one per game")
+    )
+    trn.add_argument("--players", type=int, default=2, help=_("players per game (default 2)"))
     trn.add_argument("--seed", type=int, default=1)
-    trn.add_argument("--out", default="learned.npz", help="the weights (default learned.npz)")
-    trn.add_argument("--plot", default=None, help="draw the learning curve to this PNG")
-    trn.add_argument("--init", default=None, help="start from these weights (.npz)")
-    sim = sub.add_parser("simulate", help="design statistics over many games of one bot")
-    _config_args(sim)
-    sim.add_argument("--bot", default="greedy", help="the bot in every seat (default greedy)")
-    _lab_args(sim, games=1000)
-    i18n = sub.add_parser("i18n", help="the translations' catalogs (Babel): extract, compile")
+    trn.add_argument("--out", default="learned.npz", help=_("the weights (default learned.npz)"))
+    trn.add_argument("--plot", default=None, help=_("draw the learning curve to this PNG"))
+    trn.add_argument("--init", default=None, help=_("start from these weights (.npz)"))
+    sim = sub.add_parser("simulate", help=_("design statistics over many games of one bot"))
+    _config_args(sim, _)
+    sim.add_argument("--bot", default="greedy", help=_("the bot in every seat (default greedy)"))
+    _lab_args(sim, 1000, _)
+    i18n = sub.add_parser("i18n", help=_("the translations' catalogs (Babel): extract, compile"))
     i18n.add_argument("step", choices=("extract", "compile"),
-                      help="extract: every marked message into the template and each language's "
-                           ".po; compile: each .po into the .mo the program reads")  # fmt: skip
-    rb = sub.add_parser("rate-bots", help="the bot levels on the players' rating scale (openskill)")
-    rb.add_argument("--games", type=int, default=120, help="games per edition (default 120)")
+                      help=_("extract: every marked message into the template and each language's "
+                           ".po; compile: each .po into the .mo the program reads"))  # fmt: skip
+    rb = sub.add_parser(
+        "rate-bots", help=_("the bot levels on the players' rating scale (openskill)")
+    )
+    rb.add_argument("--games", type=int, default=120, help=_("games per edition (default 120)"))
     rb.add_argument("--seed", type=int, default=1)
-    rb.add_argument("--editions", default=",".join(EDITIONS), help="comma-separated (default both)")
+    rb.add_argument(
+        "--editions", default=",".join(EDITIONS), help=_("comma-separated (default both)")
+    )
     rb.add_argument(
         "--levels",
         default="random,easy,rules,greedy,medium,hard",
-        help="the bots rated, comma-separated (default: the levels and the anchors)",
+        help=_("the bots rated, comma-separated (default: the levels and the anchors)"),
     )
-    rb.add_argument("--workers", type=int, default=1, help="processes (default 1)")
-    rb.add_argument("--out", help="the ratings as JSON (as shipped in jamaica/ratings/bots.json)")
-    play = sub.add_parser("play", help="play in the terminal, against bots or at one keyboard")
-    _config_args(play)
+    rb.add_argument("--workers", type=int, default=1, help=_("processes (default 1)"))
+    rb.add_argument(
+        "--out", help=_("the ratings as JSON (as shipped in jamaica/ratings/bots.json)")
+    )
+    play = sub.add_parser("play", help=_("play in the terminal, against bots or at one keyboard"))
+    _config_args(play, _)
     play.add_argument(
-        "--seats", help="skip the setup screen: one per seat, e.g. human,greedy,greedy"
+        "--seats", help=_("skip the setup screen: one per seat, e.g. human,greedy,greedy")
     )
-    play.add_argument("--names", default="", help="players' names, comma-separated")
+    play.add_argument("--names", default="", help=_("players' names, comma-separated"))
     play.add_argument("--seed", type=int, default=None)
     play.add_argument(
         "--save",
         default=None,
-        help="the save file, written after every decision (default jamaica-save.json; with "
-        "--resume, go on in this file instead)",
+        help=_(
+            "the save file, written after every decision (default jamaica-save.json; with "
+            "--resume, go on in this file instead)"
+        ),
     )
-    play.add_argument("--resume", metavar="FILE", help="continue a saved game")
+    play.add_argument("--resume", metavar="FILE", help=_("continue a saved game"))
     play.add_argument(
-        "--delay", type=float, default=0.4, help="seconds between bot moves (0 to 10)"
+        "--delay", type=float, default=0.4, help=_("seconds between bot moves (0 to 10)")
     )
-    rep = sub.add_parser("replay", help="step through a saved or finished game")
+    rep = sub.add_parser("replay", help=_("step through a saved or finished game"))
     rep.add_argument("file")
-    srv = sub.add_parser("serve", help="the game server: play in the browser")
+    for p in (play, rep):
+        p.add_argument("--lang", choices=LANGUAGES, default=None,
+                       help=_("the language of the screens (default: from LANGUAGE, LC_ALL, "
+                              "LC_MESSAGES or LANG)"))  # fmt: skip
+    srv = sub.add_parser("serve", help=_("the game server: play in the browser"))
     srv.add_argument("--host", default="127.0.0.1")
     srv.add_argument("--port", type=int, default=8000)
     srv.add_argument("--db", default=None, metavar="URL",
-                     help="where games are kept: sqlite:///FILE (default sqlite:///jamaica.db) or "
-                     "postgresql://USER@HOST/NAME; also read from JAMAICA_DB")  # fmt: skip
-    srv.add_argument("--node", metavar="NAME", help="one node of several sharing a PostgreSQL "
-                     "database (see the docs' Running it at scale)")  # fmt: skip
-    srv.add_argument("--advertise", metavar="URL", help="with --node: where clients reach this "
-                     "node: a proxy route (default /node/NAME) or http://HOST:PORT")  # fmt: skip
-    srv.add_argument("--redis", metavar="URL", help="with --node: redis://HOST:PORT/DB, the "
-                     "lobby and the limits shared by every node; also read from JAMAICA_REDIS")
-    srv.add_argument("--lease", type=float, default=10.0, metavar="S", help="with --node: "
-                     "seconds a node keeps its tables without renewing (default 10)")  # fmt: skip
+                     help=_("where games are kept: {sqlite} (default {default}) or {postgresql}; "
+                            "also read from JAMAICA_DB", sqlite="sqlite:///FILE",
+                            default="sqlite:///jamaica.db",
+                            postgresql="postgresql://USER@HOST/NAME"))  # fmt: skip
+    srv.add_argument("--node", metavar="NAME", help=_("one node of several sharing a PostgreSQL "
+                     "database (see the docs' Running it at scale)"))  # fmt: skip
+    srv.add_argument("--advertise", metavar="URL", help=_("with --node: where clients reach this "
+                     "node: a proxy route (default /node/NAME) or {url}",
+                     url="http://HOST:PORT"))  # fmt: skip
+    srv.add_argument(
+        "--redis",
+        metavar="URL",
+        help=_(
+            "with --node: {url}, the lobby and the limits shared by every node; also read from "
+            "JAMAICA_REDIS",
+            url="redis://HOST:PORT/DB",
+        ),
+    )
+    srv.add_argument("--lease", type=float, default=10.0, metavar="S", help=_("with --node: "
+                     "seconds a node keeps its tables without renewing (default 10)"))  # fmt: skip
     lim = srv.add_argument_group(
-        "limits", "each also read from JAMAICA_<NAME> (e.g. JAMAICA_MAX_TABLES); an option wins"
+        _("limits"),
+        _("each also read from JAMAICA_<NAME> (e.g. JAMAICA_MAX_TABLES); an option wins"),
     )
     lim.add_argument(
         "--connections-per-address",
         type=int,
         metavar="N",
-        help="open WebSockets from one client address (default 32)",
+        help=_("open WebSockets from one client address (default 32)"),
     )
     lim.add_argument(
         "--messages-per-second",
         type=float,
         metavar="R",
-        help="messages a connection may send per second, sustained (default 20)",
+        help=_("messages a connection may send per second, sustained (default 20)"),
     )
     lim.add_argument(
         "--message-burst",
         type=int,
         metavar="N",
-        help="messages a connection may send at once (default 60)",
+        help=_("messages a connection may send at once (default 60)"),
     )
     lim.add_argument(
         "--tables-per-minute",
         type=int,
         metavar="N",
-        help="tables one address may create per minute (default 10)",
+        help=_("tables one address may create per minute (default 10)"),
     )
     lim.add_argument(
-        "--max-tables", type=int, metavar="N", help="unfinished tables on the server (default 500)"
+        "--max-tables",
+        type=int,
+        metavar="N",
+        help=_("unfinished tables on the server (default 500)"),
     )
     lim.add_argument("--tables-per-address", type=int, metavar="N",
-                     help="unfinished tables created from one address (default 20)")  # fmt: skip
+                     help=_("unfinished tables created from one address (default 20)"))  # fmt: skip
     lim.add_argument("--http-per-second", type=float, metavar="R",
-                     help="HTTP requests per address per second, sustained; a write counts "
-                          "as 10 (default 40)")  # fmt: skip
+                     help=_("HTTP requests per address per second, sustained; a write counts "
+                          "as 10 (default 40)"))  # fmt: skip
     lim.add_argument("--http-burst", type=int, metavar="N",
-                     help="HTTP requests per address at once (default 400)")  # fmt: skip
-    lim.add_argument("--ladder-games", type=int, metavar="N",
-                     help="rated games a player needs to be on the ladder (default 10)")
+                     help=_("HTTP requests per address at once (default 400)"))  # fmt: skip
+    lim.add_argument(
+        "--ladder-games",
+        type=int,
+        metavar="N",
+        help=_("rated games a player needs to be on the ladder (default 10)"),
+    )
     lim.add_argument(
         "--trust-proxy",
         action="append",
         metavar="ADDR",
-        help="a reverse proxy's address (or network) whose X-Forwarded-For names "
-        "the client; repeat or separate with commas (default: none)",
+        help=_(
+            "a reverse proxy's address (or network) whose X-Forwarded-For names "
+            "the client; repeat or separate with commas (default: none)"
+        ),
     )
     lim.add_argument("--allow-origin", action="append", metavar="ORIGIN",
-                     help="a web origin, besides the server's own, whose pages may open "
-                          "WebSockets (e.g. https://example.org; * for any)")  # fmt: skip
-    dbp = sub.add_parser("db", help="the database: its schema version, upgrades, copies")
+                     help=_("a web origin, besides the server's own, whose pages may open "
+                          "WebSockets (e.g. {example}; * for any)",
+                          example="https://example.org"))  # fmt: skip
+    dbp = sub.add_parser("db", help=_("the database: its schema version, upgrades, copies"))
     dbsub = dbp.add_subparsers(dest="db_command", required=True, metavar="{upgrade,copy}")
-    up = dbsub.add_parser("upgrade", help="bring a database to this jamaica's schema")
-    up.add_argument("--db", default=None, metavar="URL", help="default: JAMAICA_DB, else "
-                    "sqlite:///jamaica.db")  # fmt: skip
-    cp = dbsub.add_parser("copy", help="copy a server's whole history into a new, empty database,"
-                          " then replay every table on both sides")  # fmt: skip
-    cp.add_argument("source", metavar="FROM", help="e.g. sqlite:///jamaica.db")
-    cp.add_argument("target", metavar="TO", help="e.g. postgresql://jamaica@localhost/jamaica")
-    babuse = sub.add_parser("bench-abuse", help="attacks on a real server, each measured by "
-                            "what it changes for a bystander's game")  # fmt: skip
+    up = dbsub.add_parser("upgrade", help=_("bring a database to this jamaica's schema"))
+    up.add_argument("--db", default=None, metavar="URL", help=_("default: JAMAICA_DB, else "
+                    "{url}", url="sqlite:///jamaica.db"))  # fmt: skip
+    cp = dbsub.add_parser("copy", help=_("copy a server's whole history into a new, empty database,"
+                          " then replay every table on both sides"))  # fmt: skip
+    cp.add_argument("source", metavar="FROM", help=_("e.g. {url}", url="sqlite:///jamaica.db"))
+    cp.add_argument(
+        "target", metavar="TO", help=_("e.g. {url}", url="postgresql://jamaica@localhost/jamaica")
+    )
+    babuse = sub.add_parser("bench-abuse", help=_("attacks on a real server, each measured by "
+                            "what it changes for a bystander's game"))  # fmt: skip
     babuse.add_argument("attacks", nargs="*", metavar="ATTACK",
-                        help="some of: names, join_burst, spectators, slow_bots, bad_utf8, chat, "
-                             "http, replays, tables (default: all)")  # fmt: skip
-    babuse.add_argument("--answers", type=int, default=200,
-                        help="the bystander's answers measured quiet, then under each attack")
+                        help=_("some of: names, join_burst, spectators, slow_bots, bad_utf8, chat, "
+                             "http, replays, tables (default: all)"))  # fmt: skip
+    babuse.add_argument(
+        "--answers",
+        type=int,
+        default=200,
+        help=_("the bystander's answers measured quiet, then under each attack"),
+    )
     babuse.add_argument("--full", action="store_true",
-                        help="the full sizes (250 spectators, 2,500 bad frames…), as with "
-                             "JAMAICA_SOAK=1")  # fmt: skip
-    bsrv = sub.add_parser("bench-server", help="N concurrent games over real WebSockets")
+                        help=_("the full sizes (250 spectators, 2,500 bad frames…), as with "
+                             "JAMAICA_SOAK=1"))  # fmt: skip
+    bsrv = sub.add_parser("bench-server", help=_("N concurrent games over real WebSockets"))
     bsrv.add_argument("--games", type=int, default=100)
     bsrv.add_argument("--seed", type=int, default=1)
     bsrv.add_argument("--spectators", type=int, default=0, metavar="N",
-                      help="also run with N spectators on the first table")  # fmt: skip
+                      help=_("also run with N spectators on the first table"))  # fmt: skip
     bsrv.add_argument("--bot", metavar="SPEC",
-                      help="seat B of every table is the server's bot of this spec (e.g. greedy); "
-                           "prints the bots' queue wait")  # fmt: skip
+                      help=_("seat B of every table is the server's bot of this spec (e.g. "
+                             "greedy); prints the bots' queue wait"))  # fmt: skip
     bsrv.add_argument("--paced", action="store_true",
-                      help="clients think 1-3 s (uniformly, seeded) before each answer, as people "
-                           "do; the run lasts --seconds")  # fmt: skip
+                      help=_("clients think 1-3 s (uniformly, seeded) before each answer, as "
+                             "people do; the run lasts --seconds"))  # fmt: skip
     bsrv.add_argument("--seconds", type=float, default=60.0,
-                      help="how long a paced run lasts (default 60)")  # fmt: skip
+                      help=_("how long a paced run lasts (default 60)"))  # fmt: skip
     bsrv.add_argument("--find-capacity", action="store_true",
-                      help="step the table count up from --games (x1.5) until the median p99 of "
+                      help=_("step the table count up from --games (x1.5) until the median p99 of "
                            "--repeat runs passes --p99, then bisect: the most tables one node "
-                           "holds")  # fmt: skip
+                           "holds"))  # fmt: skip
     bsrv.add_argument("--repeat", type=int, default=3,
-                      help="runs per table count with --find-capacity (their median "
-                           "counts)")  # fmt: skip
+                      help=_("runs per table count with --find-capacity (their median "
+                           "counts)"))  # fmt: skip
     bsrv.add_argument("--p99", type=float, default=100.0,
-                      help="the answer->question p99 (ms) --find-capacity keeps "
-                           "(default 100)")  # fmt: skip
+                      help=_("the answer->question p99 (ms) --find-capacity keeps "
+                           "(default 100)"))  # fmt: skip
     bsrv.add_argument("--most", type=int, default=None,
-                      help="the most tables --find-capacity tries (default 1000, 5000 "
-                           "paced)")  # fmt: skip
+                      help=_("the most tables --find-capacity tries (default 1000, 5000 "
+                           "paced)"))  # fmt: skip
     bsrv.add_argument("--server-commit", metavar="REV",
-                      help="run the server from an earlier commit's code (git archive; the "
-                           "working tree is not touched): before and after, alike")  # fmt: skip
-    bso = sub.add_parser("bench-scaleout", help="tables held at p99 <= 100 ms by one node and by "
-                         "two on one PostgreSQL (needs PostgreSQL installed)")  # fmt: skip
-    bso.add_argument("--repeat", type=int, default=3, help="runs per table count (median)")
-    bso.add_argument("--p99", type=float, default=100.0, help="the p99 kept, in ms")
+                      help=_("run the server from an earlier commit's code (git archive; the "
+                           "working tree is not touched): before and after, alike"))  # fmt: skip
+    bso = sub.add_parser("bench-scaleout", help=_("tables held at p99 <= 100 ms by one node and by "
+                         "two on one PostgreSQL (needs PostgreSQL installed)"))  # fmt: skip
+    bso.add_argument("--repeat", type=int, default=3, help=_("runs per table count (median)"))
+    bso.add_argument("--p99", type=float, default=100.0, help=_("the p99 kept, in ms"))
     bso.add_argument("--paced", action="store_true",
-                     help="clients think 1-3 s before each answer, as people do")  # fmt: skip
+                     help=_("clients think 1-3 s before each answer, as people do"))  # fmt: skip
     bso.add_argument("--seconds", type=float, default=30.0,
-                     help="how long each paced run measures (default 30)")  # fmt: skip
-    bso.add_argument("--tables", metavar="N,N,...",
-                     help="the table counts to try, in order (default: a built-in ladder)")
-    bcl = sub.add_parser("bench-cluster", help="kill -9, SIGSTOP, Redis and PostgreSQL outages "
-                         "on a real service of nodes, while simulated people play")  # fmt: skip
-    bcl.add_argument("--kills", type=int, default=None, help="nodes killed (default 20)")
-    bcl.add_argument("--lease", type=float, default=None, help="the nodes' lease (default 10 s)")
+                     help=_("how long each paced run measures (default 30)"))  # fmt: skip
+    bso.add_argument(
+        "--tables",
+        metavar="N,N,...",
+        help=_("the table counts to try, in order (default: a built-in ladder)"),
+    )
+    bcl = sub.add_parser("bench-cluster", help=_("kill -9, SIGSTOP, Redis and PostgreSQL outages "
+                         "on a real service of nodes, while simulated people play"))  # fmt: skip
+    bcl.add_argument("--kills", type=int, default=None, help=_("nodes killed (default 20)"))
+    bcl.add_argument("--lease", type=float, default=None, help=_("the nodes' lease (default 10 s)"))
     bcl.add_argument("--redis-seconds", type=float, default=None,
-                     help="how long Redis is down (default 30)")  # fmt: skip
+                     help=_("how long Redis is down (default 30)"))  # fmt: skip
     bcl.add_argument("--pg-seconds", type=float, default=None,
-                     help="how long PostgreSQL is down in its restart (default 15)")  # fmt: skip
-    bcl.add_argument("--quick", action="store_true",
-                     help="a short run: 4 kills, lease 3 s, Redis down 5 s, PostgreSQL 4 s")
+                     help=_("how long PostgreSQL is down in its restart (default 15)"))  # fmt: skip
+    bcl.add_argument(
+        "--quick",
+        action="store_true",
+        help=_("a short run: 4 kills, lease 3 s, Redis down 5 s, PostgreSQL 4 s"),
+    )
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argparse_words()
+    lang = from_environment()
+    _ = Words(lang)
+    parser = build_parser(lang)
     ns = parser.parse_args(argv)
     try:
         if ns.command == "demo":
@@ -532,7 +651,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             simulate(_config(ns), ns.bot, ns.games, ns.workers, ns.seed, ns.out, ns.plot)
     except ValueError as e:
-        parser.exit(2, f"jamaica: error: {e}\n")
+        parser.exit(2, _("%(prog)s: error: %(message)s\n") % {"prog": "jamaica", "message": e})
     except BrokenPipeError:  # e.g. `jamaica demo | head`
         sys.stderr.close()
     return 0

@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events, on, work
 from textual.app import App, ComposeResult
@@ -23,10 +24,13 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
+from ..i18n import Words
 from ..rules import Config, IllegalActionError
+from ..rules.phrases import N_
 from ..session import GameSession, Seat, clean_name, free_save_path, make_seats
 from . import profile, render
 from .choices import Question, question
+from .lang import seen_events, shown_names, translate_bindings, words_of
 from .screens import (
     END_KEYS,
     SETUP_KEYS,
@@ -42,15 +46,21 @@ from .widgets import Drawn, LogView
 # The bots offered in the setup screen: each with a budget of iterations, never of seconds, so
 # that a saved game resumed goes on exactly as it would have (`jamaica.session.reproducible`).
 KINDS: list[tuple[str, str]] = [
-    ("human", "human"),
-    ("bot: easy", "easy"),
-    ("bot: medium", "medium"),
-    ("bot: hard", "hard"),
-    ("bot: random (easiest)", "random"),
-    ("bot: greedy", "greedy"),
-    ("bot: search, 400 iterations", "ismcts:iterations=400"),
-    ("bot: search, 1500 iterations (slow)", "ismcts:iterations=1500"),
+    (N_("human"), "human"),
+    (N_("bot: easy"), "easy"),
+    (N_("bot: medium"), "medium"),
+    (N_("bot: hard"), "hard"),
+    (N_("bot: random (easiest)"), "random"),
+    (N_("bot: greedy"), "greedy"),
+    (N_("bot: search, 400 iterations"), "ismcts:iterations=400"),
+    (N_("bot: search, 1500 iterations (slow)"), "ismcts:iterations=1500"),
 ]
+# What the setup screen's choices can be refused with (`rules.Config`), said in the reader's
+# language: the message is its own message id.
+TABLE_ERRORS = (
+    N_("with 2 players the Ghost Ship is always used (RULES §1)"),
+    N_("with 6 players there is no ship left to be the Ghost Ship"),
+)
 TALL = 34  # rows from which panels get borders and the ships a second line
 WIDE = 110  # columns from which the board shows the score numbers and the legend
 
@@ -86,9 +96,9 @@ class Setup(Screen[None]):
     """Choose the table: players, edition, Ghost Ship, and each seat's name and player."""
 
     BINDINGS = [
-        Binding("ctrl+s", "start", "Set sail"),
-        Binding("f1", "app.help", "Help"),
-        Binding("escape", "app.quit", "Quit"),
+        Binding("ctrl+s", "start", N_("Set sail")),
+        Binding("f1", "app.help", N_("Help")),
+        Binding("escape", "app.quit", N_("Quit")),
     ]
     DEFAULT_CSS = """
     Setup { padding: 0 1; }
@@ -114,38 +124,43 @@ class Setup(Screen[None]):
         super().__init__()
         self.table = table
         self.note = note
+        self.words = words_of(self)
+        translate_bindings(self, self.words)
 
     def compose(self) -> ComposeResult:
+        _ = self.words
         t = self.table
-        yield Static(Text("Jamaica — a new race around the island", style="bold"), id="title")
+        yield Static(Text(_("Jamaica — a new race around the island"), style="bold"), id="title")
+        labels = [_("Players"), _("Ghost Ship")]
+        width = max(12, *(cell_len(label) + 1 for label in labels))  # French words are longer
         with Horizontal():
-            yield Static("Players", classes="label")
+            yield Static(labels[0], classes="label").set_styles(f"width: {width};")
             yield Select([(str(n), n) for n in range(2, 7)], value=t.players, allow_blank=False,
                          id="players", compact=True)  # fmt: skip
-            yield Static("  Edition ", classes="label")
-            yield Select([("2021 edition", "2021"), ("classic (2007) edition", "classic")],
+            yield Static("  " + _("Edition") + " ", classes="label")
+            yield Select([(_("2021 edition"), "2021"), (_("classic (2007) edition"), "classic")],
                          value=t.edition, allow_blank=False, id="edition",
                          compact=True)  # fmt: skip
         with Horizontal():
-            yield Static("Ghost Ship", classes="label")
+            yield Static(labels[1], classes="label").set_styles(f"width: {width};")
             ghost = {None: "auto", True: "on", False: "off"}[t.ghost]
-            yield Select([("as the rules say", "auto"), ("on", "on"), ("off", "off")],
+            yield Select([(_("as the rules say"), "auto"), (_("on"), "on"), (_("off"), "off")],
                          value=ghost, allow_blank=False, id="ghost", compact=True)  # fmt: skip
-        kinds = list(KINDS)
+        kinds = [(_(label), value) for label, value in KINDS]
         for k in t.kinds:
-            if k not in [v for _, v in kinds]:
-                kinds.append((f"bot: {k}", k))
+            if k not in [v for _label, v in kinds]:
+                kinds.append((_("bot: {spec}", spec=k), k))
         for i in range(6):
             with Horizontal(classes="seat", id=f"seat{i}"):
                 yield Static(f"{i + 1}.", classes="num")
                 yield Input(value=t.name(i), id=f"name{i}", max_length=24, compact=True)
                 yield Select(kinds, value=t.kind(i), allow_blank=False, id=f"kind{i}",
                              compact=True)  # fmt: skip
-        yield Static(Text("Tab or Enter: next field · ctrl+s or the button: set sail · "
-                          "F1: help", style="dim"), id="setup-keys")  # fmt: skip
+        yield Static(Text(_("Tab or Enter: next field · ctrl+s or the button: set sail · "
+                            "F1: help"), style="dim"), id="setup-keys")  # fmt: skip
         yield Static(self.note, id="setup-note")
         yield Static("", id="error")
-        yield Button("Set sail", id="start", compact=True)
+        yield Button(_("Set sail"), id="start", compact=True)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -167,6 +182,7 @@ class Setup(Screen[None]):
 
     @on(Button.Pressed, "#start")
     def action_start(self) -> None:
+        _ = self.words
         n = int(str(self.query_one("#players", Select).value))
         edition = str(self.query_one("#edition", Select).value)
         ghost = {"auto": None, "on": True, "off": False}[
@@ -180,7 +196,7 @@ class Setup(Screen[None]):
             table.config()
             table.seats()
         except ValueError as e:
-            self.query_one("#error", Static).update(Text(str(e)))
+            self.query_one("#error", Static).update(Text(_(str(e))))
             return
         app = self.app
         assert isinstance(app, JamaicaApp)
@@ -192,9 +208,9 @@ class Table(Screen[None]):
     """The game."""
 
     BINDINGS = [
-        Binding("q", "app.quit", "Save & quit"),
-        Binding("question_mark,h,f1", "app.help", "Help", key_display="?"),
-        Binding("l", "full_log", "Log"),
+        Binding("q", "app.quit", N_("Save & quit")),
+        Binding("question_mark,h,f1", "app.help", N_("Help"), key_display="?"),
+        Binding("l", "full_log", N_("Log")),
         *[Binding(str(d), f"pick({d})", show=False) for d in range(1, 10)],
     ]
     DEFAULT_CSS = """
@@ -226,13 +242,15 @@ class Table(Screen[None]):
         super().__init__()
         self.session = session
         self.delay = delay
+        self.words = words_of(self)
+        translate_bindings(self, self.words)
         humans = session.humans
         # Whose hand and private log the table shows. With one human it is always theirs; at a
         # hot-seat table nobody's (the public view) until the first human to decide has taken
         # the keyboard through the hand-over, for a new game and a resumed one alike, so no hand
         # is on screen while the dice and bots play first or before the right player is there.
         self.viewer: int | None = humans[0] if len(humans) == 1 else None
-        self.names = [session.name(k) for k in range(session.state.ns)]
+        self.names = shown_names([session.name(k) for k in range(session.state.ns)], self.words)
         self.question: Question | None = None
         self.busy = False
         self.save_error = ""
@@ -259,12 +277,13 @@ class Table(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        _ = self.words
         self._fit_classes(self.app.size.width, self.app.size.height)
         self.query_one("#note").display = False
-        for panel, title in (("#board", "Board"), ("#ships", "Ships"), ("#you", "You"),
-                             ("#battle", "Battle"), ("#question", "Your decision"),
-                             ("#log", "Log (l: all of it)")):  # fmt: skip
-            self.query_one(panel).border_title = title
+        for panel, title in (("#board", N_("Board")), ("#ships", N_("Ships")), ("#you", N_("You")),
+                             ("#battle", N_("Battle")), ("#question", N_("Your decision")),
+                             ("#log", N_("Log (l: all of it)"))):  # fmt: skip
+            self.query_one(panel).border_title = _(title)
         self.refresh_table()
         self.proceed()
 
@@ -283,33 +302,38 @@ class Table(Screen[None]):
 
     # --- drawing ---------------------------------------------------------------------------------
     def refresh_table(self) -> None:
+        _ = self.words
         s = self.session.state
         view = self.view = s.view(self.viewer)
         names = self.names
-        events_ = s.events_for(self.viewer, names)
+        events_ = seen_events(s, self.viewer, names, _)
         ghosts = render.ghost_ships(view)
         played = render.played_order(events_, s.ns)
         turn = view["pending"]["player"]
         self.query_one("#status", Drawn).show(self._status)
         self.query_one("#ships", Drawn).show(
-            lambda w: render.ships_text(view, names, w, detail=self.tall, played=played, turn=turn)
+            lambda w: render.ships_text(
+                view, names, w, detail=self.tall, played=played, turn=turn, _=_
+            )
         )
         me = self.viewer
         mine = played[me] if me is not None else []
         self.query_one("#you", Drawn).show(
-            lambda w: render.hand_panel(view, mine, detail=w >= 56 or self.tall, width=w)
+            lambda w: render.hand_panel(view, mine, detail=w >= 56 or self.tall, width=w, _=_)
         )
         battle = self.query_one("#battle", Drawn)
         battle.display = view["battle"] is not None
-        battle.show(lambda w: render.battle_panel(view, names))
+        battle.show(lambda w: render.battle_panel(view, names, _))
         self.query_one("#log", LogView).set_entries(render.log_lines(events_, names, ghosts))
         self.show_question()
 
     def _status(self, width: int) -> Text:
+        _ = self.words
         w, h = self.app.size
         if w < 80 or h < 24:  # say why things are cut off
-            return Text(f"The terminal is {w}×{h}: the table needs 80×24 or more.", "bold")
-        return render.status_line(self.view, self.names, width)
+            return Text(_("The terminal is {w}×{h}: the table needs 80×24 or more.",
+                                   w=w, h=h), "bold")  # fmt: skip
+        return render.status_line(self.view, self.names, width, self.words)
 
     def draw_board(self) -> None:
         view = self.view
@@ -333,25 +357,27 @@ class Table(Screen[None]):
                 chosen=chosen,
                 active=active,
                 legend=self.tall,
+                _=self.words,
             )
         )
 
     def show_question(self) -> None:
+        _ = self.words
         prompt = self.query_one("#prompt", Drawn)
         options = self.query_one("#options", OptionList)
         who = self.session.human_to_move()
         options.clear_options()
         self.question = None
         if self.session.state.is_terminal():
-            prompt.show(lambda w: Text("The race is over."))
+            prompt.show(lambda w: Text(_("The race is over.")))
         elif who is None or who != self.viewer or self.busy:
-            waiting = render.turn_words(self.view, self.names)
-            prompt.show(lambda w: Text.assemble(("Waiting: ", "dim"), waiting, ("…", "dim")))
+            waiting = render.turn_words(self.view, self.names, _)
+            prompt.show(lambda w: Text.assemble((_("Waiting: "), "dim"), waiting, ("…", "dim")))
         else:
-            q = question(self.session.state, who, self.names)
+            q = question(self.session.state, who, self.names, _)
             self.question = q
             n = len(q.choices)
-            keys = f"  (1–{min(n, 9)}, or ↑↓ Enter)" if n > 1 else "  (1 or Enter)"
+            keys = _("  (1–{n}, or ↑↓ Enter)", n=min(n, 9)) if n > 1 else _("  (1 or Enter)")
             prompt.show(lambda w: Text.assemble(q.prompt, (keys, "dim")))
             options.add_options(
                 [Option(Text.assemble((f"{i + 1}. ", "bold"), c.label))
@@ -394,7 +420,7 @@ class Table(Screen[None]):
         s = self.session
         if s.state.is_terminal():
             self.refresh_table()
-            self.app.push_screen(GameOver(s, profile.record(s)))
+            self.app.push_screen(GameOver(s, profile.record(s, _=self.words)))
             return
         if s.waiting_for_bot_or_chance():
             self.busy = True
@@ -413,13 +439,15 @@ class Table(Screen[None]):
 
     @work(thread=True, exclusive=True)
     def run_bots(self) -> None:
+        _ = self.words
         s = self.session
         while s.waiting_for_bot_or_chance():
             chance = s.state.current_player() < 0
             try:
                 s.step()
             except OSError as e:  # applied, not saved: the next save tries again
-                self.save_error = f"Could not save to {s.path}: {e.strerror or e}"
+                self.save_error = _("Could not save to {path}: {error}", path=s.path,
+                                             error=e.strerror or e)  # fmt: skip
             if not chance and self.delay and s.waiting_for_bot_or_chance():
                 self.app.call_from_thread(self.refresh_table)  # show each bot's move a moment
                 time.sleep(self.delay)
@@ -433,12 +461,13 @@ class Table(Screen[None]):
         self.proceed()
 
     def choose(self, index: int) -> None:
+        _ = self.words
         actions = self.actions
         if not actions:
-            self.note("Not your turn to decide: please wait.")
+            self.note(_("Not your turn to decide: please wait."))
             return
         if not 0 <= index < len(actions):
-            self.note(f"No option {index + 1}: choose 1 to {len(actions)}.")
+            self.note(_("No option {k}: choose 1 to {n}.", k=index + 1, n=len(actions)))
             return
         self.save_error = ""
         try:
@@ -448,7 +477,8 @@ class Table(Screen[None]):
             self.note(str(e))
             return
         except OSError as e:
-            self.save_error = f"Could not save to {self.session.path}: {e.strerror or e}"
+            self.save_error = _("Could not save to {path}: {error}",
+                                         path=self.session.path, error=e.strerror or e)  # fmt: skip
         self.note(self.save_error)
         self.refresh_table()
         self.proceed()
@@ -461,7 +491,7 @@ class Table(Screen[None]):
         self.choose(digit - 1)
 
     def action_full_log(self) -> None:
-        events_ = self.session.state.events_for(self.viewer, self.names)
+        events_ = seen_events(self.session.state, self.viewer, self.names, self.words)
         ghosts = render.ghost_ships(self.view)
         self.app.push_screen(FullLog(render.log_lines(events_, self.names, ghosts)))
 
@@ -477,7 +507,7 @@ class Outcome:
 class JamaicaApp(App[None]):
     TITLE = "Jamaica"
     ENABLE_COMMAND_PALETTE = False
-    BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False)]
+    BINDINGS = [Binding("ctrl+q", "quit", N_("Quit"), show=False)]
 
     def __init__(
         self,
@@ -490,12 +520,15 @@ class JamaicaApp(App[None]):
         start: bool = False,
         found: GameSession | None = None,
         note: str = "",
+        lang: str = "en",
     ) -> None:
         """`session`: play it at once (a resumed game). Otherwise a new game saved in
         `save_path`: from `table` at once when `start` (the command line named every seat), else
         through the setup screen prefilled with `table`. `found`: the unfinished game already in
-        `save_path`, offered to resume first. `note`: said on the setup screen."""
+        `save_path`, offered to resume first. `note`: said on the setup screen. `lang`: the
+        language of every screen (`jamaica play --lang`, else the environment's)."""
         super().__init__()
+        self.words = Words(lang)
         self.session = session
         self.seed = seed if seed is not None else random.randrange(2**31)
         self.save_path = save_path
@@ -517,13 +550,15 @@ class JamaicaApp(App[None]):
             self._new_game()
 
     def _found(self, answer: str | None) -> None:
+        _ = self.words
         assert self.found is not None and self.save_path is not None
         if answer == "resume":
             self.start_game(self.found)
         elif answer == "new":
             old = self.save_path
             self.save_path = free_save_path(old)
-            self.setup_note = f"This game will be saved in {self.save_path} ({old} is kept)."
+            self.setup_note = _("This game will be saved in {new} ({old} is kept).",
+                                         new=self.save_path, old=old)  # fmt: skip
             self._new_game()
         else:
             self.exit()
@@ -542,11 +577,14 @@ class JamaicaApp(App[None]):
         self.start_game(GameSession(table.config(), table.seats(), self.seed, path))
 
     def start_game(self, session: GameSession) -> None:
+        _ = self.words
         self.session = session
         try:
             session.save()
         except OSError as e:
-            self.outcome.notes.append(f"Could not save to {session.path}: {e.strerror or e}")
+            self.outcome.notes.append(
+                _("Could not save to {path}: {error}", path=session.path, error=e.strerror or e)
+            )
         if session.path is not None and session.path not in self.outcome.saved:
             self.outcome.saved.append(session.path)
         self.push_screen(Table(session, self.delay))
@@ -555,8 +593,9 @@ class JamaicaApp(App[None]):
     def _tell_notes(self) -> None:
         """What the game's start changed or could not do (a timed bot resumed with iterations,
         a save that failed), said at once on the table, not only after quitting."""
+        _ = self.words
         for note in self.outcome.notes[self.told :]:
-            self.notify(note, title="Note", severity="warning", timeout=30)
+            self.notify(note, title=_("Note"), severity="warning", timeout=30)
         self.told = len(self.outcome.notes)
 
     # --- actions from any screen -----------------------------------------------------------------
@@ -580,6 +619,7 @@ class JamaicaApp(App[None]):
 
     def action_new_game(self) -> None:
         """From the end of the race: the setup screen again, for a game in a new file."""
+        _ = self.words
         assert self.session is not None
         last = self.session
         self.table = replace(
@@ -595,7 +635,8 @@ class JamaicaApp(App[None]):
         if self.save_path is not None:
             old = last.path or self.save_path
             self.save_path = free_save_path(self.save_path)
-            note = f"This game will be saved in {self.save_path} ({old} is kept)."
+            note = _("This game will be saved in {new} ({old} is kept).",
+                              new=self.save_path, old=old)  # fmt: skip
         while len(self.screen_stack) > 1:
             self.pop_screen()
         self.push_screen(Setup(self.table, note))
@@ -608,19 +649,22 @@ class JamaicaApp(App[None]):
 
     def farewell(self) -> str:
         """The lines printed once the app has closed: where each game is, and what went wrong."""
+        _ = self.words
         lines = list(self.outcome.notes)
         if self.session is None:
-            lines.append("No game was started; nothing was saved.")
+            lines.append(_("No game was started; nothing was saved."))
         for path in self.outcome.saved:
             try:
                 done = GameSession.load(path).state.is_terminal()
             except ValueError:
-                lines.append(f"The game could not be saved in {path}.")
+                lines.append(_("The game could not be saved in {path}.", path=path))
                 continue
             if done:
-                lines.append(f"The finished game is saved in {path}: jamaica replay {path}")
+                lines.append(_("The finished game is saved in {path}: jamaica replay {path}",
+                               path=path))  # fmt: skip
             else:
-                lines.append(f"The game is saved in {path}: jamaica play --resume {path}")
+                lines.append(_("The game is saved in {path}: jamaica play --resume {path}",
+                               path=path))  # fmt: skip
         return "\n".join(lines)
 
 

@@ -17,12 +17,14 @@ from typing import Any
 
 from rich.text import Text
 
+from ..i18n import Words, translations
 from ..rules import State
 from ..rules.actions import PAY
 from ..rules.data import RESOURCE_SHORT
 from ..rules.hints import card_preview, move_hints
 from ..rules.ops import M_GHOST
 from . import render
+from .lang import ENGLISH, pending
 
 RESOURCE_WORDS = {"food": "food", "gunpowder": "powder", "doubloons": "gold"}  # rules → styles
 
@@ -42,67 +44,71 @@ class Question:
     ship: int | None = None  # the ship that moves or pays, to highlight
 
 
-def question(state: State, player: int, names: Sequence[str]) -> Question:
-    """The pending question of `player` (who must be the one to decide), in words."""
-    d = state.pending(names)
+def question(state: State, player: int, names: Sequence[str], _: Words = ENGLISH) -> Question:
+    """The pending question of `player` (who must be the one to decide), in words (`_`: the
+    reader's language)."""
+    d = pending(state, names, _)
     view = state.view(player)
     ghosts = render.ghost_ships(view)
     prompt = render.coloured_names(d.prompt, names, ghosts)
     kind = d.kind
     if kind == "card":
-        previews = {p["action"]: p for p in card_preview(state, player)}
-        cards = [_card(view, names, player, previews[str(a)], a) for a in d.actions]
+        previews = {p["action"]: p for p in card_preview(state, player, translations(_.lang))}
+        cards = [_card(view, names, player, previews[str(a)], a, _) for a in d.actions]
         return Question(kind, prompt, tuple(cards), player)
     if kind == "move":
-        return _move(state, view, names, prompt, d.actions)
+        return _move(state, view, names, prompt, d.actions, _)
     if kind == "pay":
-        return _pay(state, view, names, d.context["owed"])
+        return _pay(state, view, names, d.context["owed"], _)
     if kind == "dice_order":
         lo, hi = view["dice"]["roll"]
         out = []
         for a in d.actions:
             m = int(str(a).split()[1])
             e = hi if m == lo else lo
-            out.append(Choice(Text(f"☀ {m} in the morning, ☾ {e} in the evening"), (int(a),)))
+            words = _(
+                "☀ {morning} in the morning, ☾ {evening} in the evening", morning=m, evening=e
+            )
+            out.append(Choice(Text(words), (int(a),)))
         return Question(kind, prompt, tuple(out))
     labels: list[Text] = []
     for label, a in zip(d.options, d.actions, strict=True):
         text = render.coloured_names(label, names, ghosts)
         if kind == "attack":
-            text.append_text(_fighter(view, int(str(a).split()[1])))
+            text.append_text(_fighter(view, int(str(a).split()[1]), _))
         elif kind == "powder":
             assert state.q is not None
-            text.append_text(_firepower(view, state.q[2][0], int(str(a).split()[1])))
+            text.append_text(_firepower(view, state.q[2][0], int(str(a).split()[1]), _))
         labels.append(text)
     return Question(kind, prompt, tuple(Choice(t, (int(a),)) for t, a in
                                         zip(labels, d.actions, strict=True)))  # fmt: skip
 
 
-def _fighter(view: Mapping[str, Any], ship: int) -> Text:
+def _fighter(view: Mapping[str, Any], ship: int, _: Words = ENGLISH) -> Text:
     s = view["ships"][ship]
     powder = render.resources(s)["powder"]
     extra = ", Lady Beth +2" if "beth" in s["powers"] else ""
-    return Text(f" ({powder} gunpowder{extra})", style="dim")
+    return Text(" (" + _("{n} gunpowder", n=powder) + f"{extra})", style="dim")
 
 
-def _firepower(view: Mapping[str, Any], side: int, powder: int) -> Text:
+def _firepower(view: Mapping[str, Any], side: int, powder: int, _: Words = ENGLISH) -> Text:
     """ "→ firepower die + 3 against 7": what spending `powder` makes of this side's roll."""
     b = view["battle"]
     roles = ("attacker", "defender")
     me, them = roles[side], roles[1 - side]
     beth = 2 if "beth" in view["ships"][b[me]]["powers"] else 0
-    out = Text(f"  → firepower die + {powder + beth}", style="dim")
+    out = Text(_("  → firepower die + {n}", n=powder + beth), style="dim")
     die = b[f"{them}_die"]
     if die >= 0:
         theirs = "★" if die == 5 else str(render.FACE_VALUES[die] + b[f"{them}_powder"] + (
             2 if "beth" in view["ships"][b[them]]["powers"] else 0))  # fmt: skip
-        out.append(f" against {theirs}", "dim")
+        out.append(_(" against {n}", n=theirs), "dim")
     return out
 
 
 # --- cards ---------------------------------------------------------------------------------------
 def _card(view: Mapping[str, Any], names: Sequence[str], me: int, preview: Mapping[str, Any],
-          action: int) -> Choice:  # fmt: skip
+          action: int, _: Words = ENGLISH) -> Choice:  # fmt: skip
     """A card's line from the rules' preview (`rules.hints.card_preview`), in the log's words
     ("Food / Forward", "forward 3"): nothing is decided here, only worded and coloured. An
     evening that depends on the morning says after which morning ("after 39: 27 sea ~4: have
@@ -118,34 +124,34 @@ def _card(view: Mapping[str, Any], names: Sequence[str], me: int, preview: Mappi
             continue
         label.append(f"{words} → ")
         if step["finished"]:
-            label.append("ignored: finished", "dim")
+            label.append(_("ignored: finished"), "dim")
             continue
-        label.append_text(_destinations(view, names, step, spaces))
+        label.append_text(_destinations(view, names, step, spaces, _))
     return Choice(label, (action,), tuple(dict.fromkeys(spaces)))
 
 
 def _destinations(view: Mapping[str, Any], names: Sequence[str], step: Mapping[str, Any],
-                  spaces: list[int]) -> Text:  # fmt: skip
+                  spaces: list[int], _: Words = ENGLISH) -> Text:  # fmt: skip
     """A move step's destinations: those that hold whatever the morning did, then each group
     that holds only after some of the morning's answers, then the unknown place of a shortage."""
     always: list[Text] = []
     after: dict[str, list[Text]] = {}
     for d in step["destinations"]:
         spaces.append(d["space"])
-        hint = render.arrival(names, d)
+        hint = render.arrival(names, d, _)
         if d["after"]:
             after.setdefault(d["after_words"], []).append(hint)
         else:
             always.append(hint)
-    groups = [Text(" or ", "dim").join(always)] if always else []
+    groups = [Text(_(" or "), "dim").join(always)] if always else []
     for words, hints in after.items():
-        group = Text(f"{words}: ", "dim")
-        group.append_text(Text(" or ", "dim").join(hints))
+        group = Text(words + _(": "), "dim")
+        group.append_text(Text(_(" or "), "dim").join(hints))
         groups.append(group)
     if step["after_shortage"]:
-        groups.append(Text("after a shortage: from where it leaves you" if groups
-                           else "from where the shortage leaves you", "dim"))  # fmt: skip
-    return Text("; ", "dim").join(groups)
+        groups.append(Text(_("after a shortage: from where it leaves you") if groups
+                           else _("from where the shortage leaves you"), "dim"))  # fmt: skip
+    return Text(_("; "), "dim").join(groups)
 
 
 # --- moves ---------------------------------------------------------------------------------------
@@ -155,19 +161,25 @@ def _move(
     names: Sequence[str],
     prompt: Text,
     actions: Sequence[int],
+    _: Words = ENGLISH,
 ) -> Question:
     assert state.q is not None
     ship, mode, routes = state.q[2]
     by_dest = {o[0]: o for o in routes}
-    hints = dict(zip(map(int, state.legal), move_hints(state), strict=True))  # the rules say
+    t = translations(_.lang)
+    hints = dict(zip(map(int, state.legal), move_hints(state, t), strict=True))  # the rules say
     out = []
     for a in actions:
         hint = hints[int(a)]
         dest = hint["space"]
         forward = by_dest[dest][2]
-        way = ("forward" if forward else "backward") if mode <= M_GHOST else "back"
-        text = Text(f"{way} to ")
-        text.append_text(render.arrival(names, hint))
+        way = (
+            (_("forward to ") if forward else _("backward to "))
+            if mode <= M_GHOST
+            else _("back to ")
+        )
+        text = Text(way)
+        text.append_text(render.arrival(names, hint, _))
         out.append(Choice(text, (int(a),), (dest,)))
     return Question("move", prompt, tuple(out), ship)
 
@@ -233,7 +245,8 @@ def pay_splits(state: State) -> list[tuple[tuple[int, ...], Holds]]:
     return list(done.values())
 
 
-def _pay(state: State, view: Mapping[str, Any], names: Sequence[str], owed: str) -> Question:
+def _pay(state: State, view: Mapping[str, Any], names: Sequence[str], owed: str,
+         _: Words = ENGLISH) -> Question:  # fmt: skip
     """A payment as one question: every way to split what is left to pay (the rules' words for
     it, `owed`: what is due, for what, what the engine took already, what is left)."""
     assert state.q is not None
@@ -241,16 +254,17 @@ def _pay(state: State, view: Mapping[str, Any], names: Sequence[str], owed: str)
     before = _holds(state, ship)
     out = []
     for seq, after in pay_splits(state):
-        text = Text("take ")
+        text = Text(_("take "))
         parts = []
-        for h, ((_, n0), (_, n1)) in enumerate(zip(before, after, strict=True)):
+        for h, ((_t0, n0), (_t1, n1)) in enumerate(zip(before, after, strict=True)):
             if n0 != n1:
-                where = "the 6th Hold" if h == 5 else f"hold {h + 1}"
-                parts.append(f"{n0 - n1} from {where} (of {n0})")
+                where = _("the 6th Hold") if h == 5 else _("hold {k}", k=h + 1)
+                parts.append(_("{n} from {where} (of {total})", n=n0 - n1, where=where,
+                               total=n0))  # fmt: skip
         text.append(", ".join(parts))
-        text.append("  → left: ", "dim")
-        text.append_text(render.holds_text([{"type": t, "count": n} for t, n in after]))
+        text.append(_("  → left: "), "dim")
+        text.append_text(render.holds_text([{"type": t, "count": n} for t, n in after], _=_))
         out.append(Choice(text, seq))
-    prompt = render.coloured_names(f"{names[ship]}: {owed} — from which holds?", names,
-                                   render.ghost_ships(view))  # fmt: skip
+    asked = _("{name}: {owed} — from which holds?", name=names[ship], owed=owed)
+    prompt = render.coloured_names(asked, names, render.ghost_ships(view))
     return Question("pay", prompt, tuple(out), ship)

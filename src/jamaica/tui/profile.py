@@ -23,8 +23,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..i18n import Words
 from ..ratings.places import places_of
 from ..session import GameSession
+
+ENGLISH = Words()
 
 ENV = "JAMAICA_DATA_DIR"
 FILE = "profile.json"
@@ -109,19 +112,23 @@ class Profile:
             a.level += place == theirs
         return True
 
-    def line(self, bots: list[str]) -> str:
+    def line(self, bots: list[str], _: Words = ENGLISH) -> str:
         """The end screen's sentence: "You finished ahead of hard 4 times in 10, of easy 7 times
-        in 9." for the bots named (as seated), from every game recorded."""
+        in 9." for the bots named (as seated), from every game recorded (`_`: in the reader's
+        language; a level's name is translated, another bot's spec is not)."""
         parts: list[str] = []
         for name in dict.fromkeys(bots):
             a = self.against.get(name)
             if a is None or not a.met:
                 continue
-            times = "once" if a.ahead == 1 else f"{a.ahead} times"
-            parts.append(f"{'' if parts else 'ahead of '}{name} {times} in {a.met}")
+            times = _("once") if a.ahead == 1 else _("{n} times", n=a.ahead)
+            said = {"bot": _(name), "times": times, "games": a.met}
+            parts.append(_("{bot} {times} in {games}", **said) if parts
+                         else _("ahead of {bot} {times} in {games}", **said))  # fmt: skip
         if not parts:
             return ""
-        return "You finished " + ", of ".join(parts) + " (all your games against them)."
+        return _("You finished {parts} (all your games against them).",
+                 parts=_(", of ").join(parts))  # fmt: skip
 
     def to_dict(self) -> dict[str, Any]:
         return {"version": VERSION, "against": {k: v.to_dict() for k, v in self.against.items()},
@@ -175,7 +182,7 @@ def game_id(session: GameSession) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
-def record(session: GameSession, path: Path | None = None) -> str:
+def record(session: GameSession, path: Path | None = None, _: Words = ENGLISH) -> str:
     """Count a finished game with one human seat in the profile, and return the end screen's
     line about the bots at this table ("" for a game that is not counted). An unreadable or
     unwritable profile is said in the line, and the file is left as it was."""
@@ -191,8 +198,8 @@ def record(session: GameSession, path: Path | None = None) -> str:
         if profile.add(game_id(session), places[me], len(places), bots):
             save(profile, path)
     except (ProfileError, OSError) as e:
-        return f"Your results against the bots were not recorded: {e}"
-    return profile.line([name for name, _ in bots])
+        return _("Your results against the bots were not recorded: {error}", error=e)
+    return profile.line([name for name, _place in bots], _)
 
 
 __all__ = ["ENV", "Against", "Profile", "ProfileError", "data_dir", "load", "record", "save"]

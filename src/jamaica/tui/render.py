@@ -16,6 +16,7 @@ from typing import Any, Final
 from rich.cells import cell_len
 from rich.text import Text
 
+from ..i18n import Words, translations
 from ..rules.data import (
     CARD_NAMES,
     FINISH_SCORE,
@@ -27,9 +28,10 @@ from ..rules.data import (
     SPACE_SCORE,
     SPACE_TYPE,
     TREASURE_NAMES,
-    TREASURE_TITLES,
 )
-from ..rules.events import card_title
+from ..rules.phrases import N_, P_, TREASURES
+from ..rules.phrases import card as card_words
+from .lang import ENGLISH
 
 # --- colours and styles --------------------------------------------------------------------------
 # Hex colours: both Rich and Textual parse them (names such as "dodger_blue1" are Rich-only).
@@ -59,7 +61,9 @@ STYLES: Final = {
     "battle": "bold #ff8787",
 }
 RESOURCE_STYLE: Final = {"food": FOOD, "powder": POWDER, "gold": GOLD}
-RESOURCE_LETTER: Final = {"food": "f", "powder": "p", "gold": "$"}
+RESOURCE_LETTER: Final = {"food": N_("f"), "powder": N_("p"), "gold": "$"}  # 3f, 3p, 3$
+HOLD_WORDS: Final = {"food": P_("{n} food", "{n} food"), "powder": P_("{n} powder", "{n} powder"),
+                     "gold": P_("{n} gold", "{n} gold")}  # fmt: skip
 
 # The track: a row per stretch; the forks as an outer lane (├) over an inner channel (└).
 ROWS: Final[tuple[tuple[str, tuple[int, ...]], ...]] = (
@@ -85,15 +89,15 @@ def ghost_ships(view: Mapping[str, Any]) -> set[int]:
     return {s["ship"] for s in view["ships"] if s["ghost"]}
 
 
-def tags(names: Sequence[str], ghosts: Iterable[int] = ()) -> list[str]:
+def tags(names: Sequence[str], ghosts: Iterable[int] = (), _: Words = ENGLISH) -> list[str]:
     """A two-character tag per ship, unique and readable: the initials of a two-word name
     ("AB" for Anne Bonny), the first two letters of a one-word name ("Al" for Alice), "GS" for
-    the Ghost Ship; a digit settles a clash ("A2")."""
+    the Ghost Ship ("VF", Vaisseau fantôme, in French); a digit settles a clash ("A2")."""
     ghosts = set(ghosts)
     out: list[str] = []
     for k, name in enumerate(names):
         if k in ghosts:
-            base = "GS"
+            base = _("GS")
         else:
             words = [w for w in re.split(r"[\W_]+", name) if w and w.lower() != "the"]
             words = [w for w in words if all(cell_len(ch) == 1 for ch in w)]
@@ -165,6 +169,7 @@ def board_text(
     active: int | None = None,
     legend: bool = False,
     words: bool = False,
+    _: Words = ENGLISH,
 ) -> Text:
     """The island track, a row per stretch, wrapped to `width` between spaces (never inside one),
     with each ship's tag after its space. `targets`: the spaces the options lead to (underlined);
@@ -172,7 +177,7 @@ def board_text(
     "Port Royal", "outer" and "inner" written out."""
     tokens = view["lair_tokens"]
     ghosts = ghost_ships(view)
-    tag_of = tags(names, ghosts)
+    tag_of = tags(names, ghosts, _)
     where: dict[int, list[Text]] = {}
     for ship in view["ships"]:
         k = ship["ship"]
@@ -184,7 +189,7 @@ def board_text(
     lines: list[Text] = []
     for label, spaces in ROWS:
         if words and label:
-            label += "─ outer" if label == "├" else "─ inner"
+            label += "─ " + (_("outer") if label == "├" else _("inner"))
         prefix = Text(f"{label} " if label else "", style="dim")
         line = prefix.copy()
         indent = prefix.cell_len
@@ -192,7 +197,7 @@ def board_text(
         for space in spaces:
             cell = space_cell(space, tokens, wide)
             if words and space == PORT_ROYAL:
-                cell = Text("Port Royal", style="bold")
+                cell = Text(_("Port Royal"), style="bold")
             if space in chosen:
                 cell.stylize(STYLES["target"])
             elif space in targets:
@@ -210,7 +215,7 @@ def board_text(
             first = False
         lines.append(line)
     if legend:
-        lines.extend(_wrap_words(LEGEND, width, "dim"))
+        lines.extend(_wrap_words(_(LEGEND, finish=FINISH_SCORE), width, "dim"))
     return Text("\n").join(lines)
 
 
@@ -219,9 +224,9 @@ def board(view: Mapping[str, Any], names: Sequence[str]) -> str:
     return board_text(view, names, 100, words=True, legend=True).markup
 
 
-LEGEND: Final = (
+LEGEND: Final = N_(
     "~n sea: n food · $n port: n doubloons · ☠ lair (✦ treasure left) · PR Port Royal: "
-    f"finish {FINISH_SCORE} · 41–49 score 2–10, the rest −5 (| the red line)"
+    "finish {finish} · 41–49 score 2–10, the rest −5 (| the red line)"
 )
 
 
@@ -240,7 +245,8 @@ def _wrap_words(text: str, width: int, style: str = "") -> list[Text]:
 
 
 # --- the ships -----------------------------------------------------------------------------------
-def holds_text(holds: Sequence[Mapping[str, Any]], wide: bool = False) -> Text:
+def holds_text(holds: Sequence[Mapping[str, Any]], wide: bool = False,
+               _: Words = ENGLISH) -> Text:  # fmt: skip
     """ "3f 3$ 2p · ·" (f food, $ doubloons, p gunpowder, · empty); when `wide`, in words."""
     out = Text()
     for i, h in enumerate(holds):
@@ -248,7 +254,8 @@ def holds_text(holds: Sequence[Mapping[str, Any]], wide: bool = False) -> Text:
             out.append(" │ " if wide else " ", "dim")
         if h["count"]:
             kind = h["type"]
-            word = f"{h['count']} {kind}" if wide else f"{h['count']}{RESOURCE_LETTER[kind]}"
+            word = (_.n(*HOLD_WORDS[kind], h["count"]) if wide
+                    else f"{h['count']}{_(RESOURCE_LETTER[kind])}")  # fmt: skip
             out.append(word, RESOURCE_STYLE[kind])
         else:
             out.append("—" if wide else "·", "dim")
@@ -266,9 +273,9 @@ def played_order(events: Sequence[Mapping[str, Any]], ships: int) -> list[list[s
     return played
 
 
-def _place(ship: Mapping[str, Any]) -> str:
+def _place(ship: Mapping[str, Any], _: Words) -> str:
     if ship["finished"]:
-        return "done"
+        return _("done")
     space = "PR" if ship["space"] == 0 else str(ship["space"])
     return space + ("↺" if ship["lap"] < 0 else "")
 
@@ -286,23 +293,24 @@ def ships_text(
     detail: bool = False,
     played: Sequence[Sequence[str]] = (),
     turn: int | None = None,
+    _: Words = ENGLISH,
 ) -> Text:
     """A line per ship: tag, name (⚑ the Captain, ▸ whose turn), space (↺ behind the start
     line), holds, treasures (T face-down cards, powers by initial), cards in hand; with
     `detail`, a second line in words: powers, treasures, cards, the last cards played."""
     ghosts = ghost_ships(view)
-    tag_of = tags(names, ghosts)
+    tag_of = tags(names, ghosts, _)
     rests: list[Text] = []
     for ship in view["ships"]:
         rest = Text("⚑" if ship["ship"] == view["captain"] else " ", STYLES["token"])
-        rest.append(f"{_place(ship):>5} ", "bold")
-        rest.append_text(holds_text(ship["holds"]))
+        rest.append(f"{_place(ship, _):>5} ", "bold")
+        rest.append_text(holds_text(ship["holds"], _=_))
         extras = []
         if ship["face_down"]:
             extras.append(f"T{ship['face_down']}")
         extras += [p[0].upper() if p != "hold6" else "6" for p in ship["powers"]]
         if not ship["ghost"]:
-            extras.append(f"{ship['hand_size']}c")
+            extras.append(_("{n}c", n=ship["hand_size"]))
         rest.append("  " + " ".join(extras), "dim")
         rests.append(rest)
     # The names get what the widest line leaves (the start takes 4 cells: ▸, tag, space).
@@ -322,80 +330,93 @@ def ships_text(
         line.truncate(width, overflow="ellipsis")
         lines.append(line)
         if detail:
-            more = _ship_detail(ship, played[k] if k < len(played) else [])
+            more = _ship_detail(ship, played[k] if k < len(played) else [], _)
             more.truncate(width, overflow="ellipsis")
             lines.append(more)
     return Text("\n").join(lines)
 
 
-def _ship_detail(ship: Mapping[str, Any], played: Sequence[str]) -> Text:
-    parts = [f"{ship['moves_left']} to go"]
+# the face-down treasures a ship's player knows, by their code (the values are numbers: "+3")
+KNOWN_WORDS: Final = {"map": N_("map"), "sabre": N_("sabre"), "beth": N_("beth"),
+                      "hold6": N_("hold6")}  # fmt: skip
+
+
+def _ship_detail(ship: Mapping[str, Any], played: Sequence[str], _: Words) -> Text:
+    parts = [_("{n} to go", n=ship["moves_left"])]
     if ship["powers"]:
-        parts.append(", ".join(TREASURE_TITLES[TREASURE_NAMES.index(p)] for p in ship["powers"]))
+        parts.append(", ".join(treasure_title(p, _) for p in ship["powers"]))
     if ship["face_down"]:
-        known = ship["face_down_known"]
-        parts.append(f"{ship['face_down']} face-down" + (f" ({', '.join(known)})" if known else ""))
+        known = [_(KNOWN_WORDS[c]) if c in KNOWN_WORDS else c for c in ship["face_down_known"]]
+        parts.append(_("{n} face-down", n=ship["face_down"])
+                     + (f" ({', '.join(known)})" if known else ""))  # fmt: skip
     if not ship["ghost"]:
-        parts.append(f"hand {ship['hand_size']}, deck {ship['draw_pile']}")
+        parts.append(_("hand {hand}, deck {deck}", hand=ship["hand_size"],
+                       deck=ship["draw_pile"]))  # fmt: skip
         if ship["has_chosen"]:
-            parts.append("has chosen")
+            parts.append(_("has chosen"))
         if played:
-            parts.append("played " + ", ".join(card_text(c) for c in played[:3]))
+            parts.append(_("played {cards}", cards=", ".join(card_text(c, _) for c in played[:3])))
     return Text("     " + " · ".join(parts), style="dim")
 
 
+def treasure_title(code: str, _: Words = ENGLISH) -> str:
+    """A treasure in words ("map" → "Morgan's Map"), in the reader's language."""
+    return _(TREASURES[TREASURE_NAMES.index(code)])
+
+
 # --- your cards, the dice, the battle ------------------------------------------------------------
-def card_text(name: str) -> str:
+def card_text(name: str, _: Words = ENGLISH) -> str:
     """A card in the log's words: "gold-fwd" → "Doubloons / Forward"."""
-    return card_title(name)
+    return card_words(name, translations(_.lang))
 
 
-def _listed(label: str, cards: Sequence[str], width: int, style: str = "bold") -> list[Text]:
+def _listed(label: str, cards: Sequence[str], width: int, style: str = "bold",
+            _: Words = ENGLISH) -> list[Text]:  # fmt: skip
     """ "Hand Food / Forward · Forward / Forward", in lines of `width`, a card never split."""
     lines = [Text(f"{label} ", style=style)]
     for i, name in enumerate(cards):
-        title = card_text(name) + (" ·" if i < len(cards) - 1 else "")
+        title = card_text(name, _) + (" ·" if i < len(cards) - 1 else "")
         if i and lines[-1].cell_len + 1 + cell_len(title) > width:
-            lines.append(Text(" " * (len(label) + 1)))
+            lines.append(Text(" " * (cell_len(label) + 1)))
         elif i:
             lines[-1].append(" ")
         lines[-1].append(title, style)
     return lines
 
 
-def dice_text(view: Mapping[str, Any]) -> Text:
+def dice_text(view: Mapping[str, Any], _: Words = ENGLISH) -> Text:
     dice = view["dice"]
-    out = Text("Dice ", style="bold")
+    out = Text(_("Dice") + " ", style="bold")
     if dice["morning"]:
-        out.append(f"☀ morning {dice['morning']}", "bold")
+        out.append(_("☀ morning {die}", die=dice["morning"]), "bold")
         out.append("  ")
-        out.append(f"☾ evening {dice['evening']}", "bold")
+        out.append(_("☾ evening {die}", die=dice["evening"]), "bold")
     elif dice["roll"]:
-        out.append(f"{dice['roll'][0]} and {dice['roll'][1]}", "bold")
-        out.append(" — the Captain orders them", "dim")
+        out.append(_("{a} and {b}", a=dice["roll"][0], b=dice["roll"][1]), "bold")
+        out.append(_(" — the Captain orders them"), "dim")
     else:
-        out.append("not rolled yet", "dim")
+        out.append(_("not rolled yet"), "dim")
     return out
 
 
 def hand_panel(view: Mapping[str, Any], played: Sequence[str] = (), detail: bool = False,
-               width: int = 80) -> Text:  # fmt: skip
+               width: int = 80, _: Words = ENGLISH) -> Text:  # fmt: skip
     """The dice, then your hand, the card you have chosen, and what you played last (newest
     first; more of it when `detail`), each card in the log's words ("Food / Forward"), laid out
     in lines of `width` without splitting a card. The public view has no hand."""
-    lines = [dice_text(view)]
+    lines = [dice_text(view, _)]
     if "hand" not in view or view.get("player") is None:
-        lines.append(Text("Hand: hidden (the public view)", style="dim"))
+        lines.append(Text(_("Hand: hidden (the public view)"), style="dim"))
         return Text("\n").join(lines)
     if view["hand"]:
-        lines += _listed("Hand", view["hand"], width)
+        lines += _listed(_("Hand"), view["hand"], width, _=_)
     else:
-        lines.append(Text.assemble(("Hand ", "bold"), ("empty", "dim")))
+        lines.append(Text.assemble((_("Hand") + " ", "bold"), (_("empty"), "dim")))
     if view.get("chosen"):
-        chosen = card_text(view["chosen"])
-        lines.append(Text.assemble(("Chosen ", "bold"), (chosen, "bold reverse")))
+        chosen = card_text(view["chosen"], _)
+        lines.append(Text.assemble((_("Chosen") + " ", "bold"), (chosen, "bold reverse")))
     if played:
-        lines += _listed("Played", played[: 4 if detail else 2], width, "dim")
+        lines += _listed(_("Played"), played[: 4 if detail else 2], width, "dim", _)
     return Text("\n").join(lines)
 
 
@@ -403,18 +424,18 @@ FACES: Final = ("2", "4", "6", "8", "10", "★")
 FACE_VALUES: Final = (2, 4, 6, 8, 10, 0)
 
 
-def battle_panel(view: Mapping[str, Any], names: Sequence[str]) -> Text:
+def battle_panel(view: Mapping[str, Any], names: Sequence[str], _: Words = ENGLISH) -> Text:
     """Both sides of the battle in progress: gunpowder, Lady Beth, the die and the firepower."""
     b = view["battle"]
     if b is None:
         return Text()
     ghosts = ghost_ships(view)
-    tag_of = tags(names, ghosts)
+    tag_of = tags(names, ghosts, _)
     space = view["ships"][b["attacker"]]["space"]
-    lines = [Text(f"⚔ Battle on space {space}", style=STYLES["battle"])]
+    lines = [Text(_("⚔ Battle on space {space}", space=space), style=STYLES["battle"])]
     for role, ship, powder, die in (
-        ("attacks", b["attacker"], b["attacker_powder"], b["attacker_die"]),
-        ("defends", b["defender"], b["defender_powder"], b["defender_die"]),
+        (_("attacks"), b["attacker"], b["attacker_powder"], b["attacker_die"]),
+        (_("defends"), b["defender"], b["defender_powder"], b["defender_die"]),
     ):
         ghost = ship in ghosts
         line = marker(ship, tag_of[ship], ghost)
@@ -423,13 +444,14 @@ def battle_panel(view: Mapping[str, Any], names: Sequence[str]) -> Text:
         line.append(f" {role}: ", "dim")
         beth = 2 if "beth" in view["ships"][ship]["powers"] else 0
         if die < 0:
-            line.append(f"{powder} powder" + (" +2 Beth" if beth else ""))
-            line.append(", to roll", "dim")
+            line.append(_("{n} powder", n=powder) + (" +2 Beth" if beth else ""))
+            line.append(_(", to roll"), "dim")
         elif die == 5:
-            line.append("rolled ★ — wins!", "bold")
+            line.append(_("rolled ★ — wins!"), "bold")
         else:
-            line.append(f"firepower {FACE_VALUES[die] + powder + beth}", "bold")
-            parts = f"die {FACES[die]} + {powder} powder" + (" + 2 Beth" if beth else "")
+            line.append(_("firepower {n}", n=FACE_VALUES[die] + powder + beth), "bold")
+            parts = _("die {face} + {n} powder", face=FACES[die], n=powder)
+            parts += " + 2 Beth" if beth else ""
             line.append(f" ({parts})", "dim")
         lines.append(line)
     return Text("\n").join(lines)
@@ -444,44 +466,47 @@ def resources(ship: Mapping[str, Any]) -> dict[str, int]:
     return have
 
 
-def arrival(names: Sequence[str], hint: Mapping[str, Any]) -> Text:
+def arrival(names: Sequence[str], hint: Mapping[str, Any], _: Words = ENGLISH) -> Text:
     """What arriving on a space means, from the rules' hint for it (`rules.hints`: a card's
     preview or a move question's `move_hints`): what is due against what the ship holds
     (shortage!), or that it is not paid (the Ghost Ship, the 2021 fall-back), a lair's treasure,
     a battle with the ships there, the finish."""
     out = Text()
     if hint["finish"]:
-        out.append("Port Royal — finish!", STYLES["good"])
+        out.append(_("Port Royal — finish!"), STYLES["good"])
         return out
     space = hint["space"]
     kind = SPACE_TYPE[space]
     if kind == PORT_ROYAL:
-        out.append("Port Royal")
+        out.append(_("Port Royal"))
     elif kind == LAIR:
-        out.append(f"{space} lair")
+        out.append(_("{space} lair", space=space))
         if hint["treasure"]:
-            out.append(" ✦ treasure", STYLES["token"])
+            out.append(_(" ✦ treasure"), STYLES["token"])
     elif not hint["pays"]:
-        out.append(f"{space} {'port' if kind == PORT else 'sea'}, not paid")
+        out.append(_("{space} port, not paid", space=space) if kind == PORT
+                   else _("{space} sea, not paid", space=space))  # fmt: skip
     else:
-        out.append(f"{space} {'port $' if kind == PORT else 'sea ~'}{hint['pays']}")
+        out.append(_("{space} port ${cost}", space=space, cost=hint["pays"]) if kind == PORT
+                   else _("{space} sea ~{cost}", space=space, cost=hint["pays"]))  # fmt: skip
         if hint["shortage"]:
-            out.append(": ")
-            out.append(f"have {hint['have']} — shortage!", STYLES["warn"])
+            out.append(_(": "))
+            out.append(_("have {n} — shortage!", n=hint["have"]), STYLES["warn"])
         else:
-            out.append(f" (have {hint['have']})", "dim")
+            out.append(_(" (have {n})", n=hint["have"]), "dim")
     if hint["battle"]:
-        out.append(" → battle with ", STYLES["battle"])
-        out.append(" or ".join(names[k] for k in hint["ships_there"]), STYLES["battle"])
+        out.append(_(" → battle with "), STYLES["battle"])
+        out.append(_(" or ").join(names[k] for k in hint["ships_there"]), STYLES["battle"])
     return out
 
 
 # --- the end -------------------------------------------------------------------------------------
-def ranking(view: Mapping[str, Any], names: Sequence[str], width: int = 80) -> Text:
+def ranking(view: Mapping[str, Any], names: Sequence[str], width: int = 80,
+            _: Words = ENGLISH) -> Text:  # fmt: skip
     """The final ranking: place, ship, the score's parts (place, doubloons, treasures) and the
     total, the winners marked; in a narrow column the parts go in brackets after the total."""
     ghosts = ghost_ships(view)
-    tag_of = tags(names, ghosts)
+    tag_of = tags(names, ghosts, _)
     scores = view.get("scores", [])
     left = [ship["moves_left"] for ship in view["ships"]]
     order = sorted(range(len(scores)), key=lambda k: (-scores[k]["total"], left[k]))  # R8
@@ -490,9 +515,14 @@ def ranking(view: Mapping[str, Any], names: Sequence[str], width: int = 80) -> T
     name_w = min(24, max([cell_len(names[k]) for k in order] + [4]))
     if narrow:
         name_w = max(4, min(name_w, width - 26))
-        head = Text(f"{'':<{name_w + 8}}total (place+gold+treasure)", style="bold")
+        head = Text(f"{'':<{name_w + 8}}" + _("total (place+gold+treasure)"), style="bold")
     else:
-        head = Text(f"     {'':<{name_w + 3}} place gold treas total", style="bold")
+        # the columns' heads, each right-aligned over its column (5, 4, 5 and 5 cells)
+        heads = "".join(
+            f" {_(word):>{w}}"
+            for word, w in ((N_("place"), 5), (N_("gold"), 4), (N_("treas"), 5), (N_("total"), 5))
+        )
+        head = Text(f"     {'':<{name_w + 3}}{heads}", style="bold")  # fmt: skip
     lines = [head]
     place = 0
     last: tuple[int, int] | None = None
@@ -516,7 +546,7 @@ def ranking(view: Mapping[str, Any], names: Sequence[str], width: int = 80) -> T
             line.append(f" {sc['position']:>5} {sc['doubloons']:>4} {sc['treasures']:>5} ")
             line.append(f"{sc['total']:>5}", "bold")
             if k in winners:
-                line.append(" winner", f"bold {GOLD}")
+                line.append(" " + _("winner"), f"bold {GOLD}")
         lines.append(line)
     return Text("\n").join(lines)
 
@@ -546,30 +576,31 @@ def log_lines(
 
 
 TURN_WORDS: Final = {
-    "dice_order": "orders the dice",
-    "card": "chooses a card",
-    "move": "moves",
-    "load": "loads",
-    "pay": "pays",
-    "attack": "chooses whom to attack",
-    "powder": "spends gunpowder",
-    "sabre": "decides on Saran's Sabre",
-    "spoils": "chooses the spoils",
-    "roll_dice": "the Captain rolls the dice",
-    "combat_die": "the combat die is rolled",
-    "draw_card": "a card is drawn",
-    "draw_treasure": "a treasure card is drawn",
-    "blind_steal": "a face-down card is stolen",
-    "first_captain": "the first Captain is drawn",
+    "dice_order": N_("orders the dice"),
+    "card": N_("chooses a card"),
+    "move": N_("moves"),
+    "load": N_("loads"),
+    "pay": N_("pays"),
+    "attack": N_("chooses whom to attack"),
+    "powder": N_("spends gunpowder"),
+    "sabre": N_("decides on Saran's Sabre"),
+    "spoils": N_("chooses the spoils"),
+    "roll_dice": N_("the Captain rolls the dice"),
+    "combat_die": N_("the combat die is rolled"),
+    "draw_card": N_("a card is drawn"),
+    "draw_treasure": N_("a treasure card is drawn"),
+    "blind_steal": N_("a face-down card is stolen"),
+    "first_captain": N_("the first Captain is drawn"),
 }
 
 
-def turn_words(view: Mapping[str, Any], names: Sequence[str]) -> Text:
+def turn_words(view: Mapping[str, Any], names: Sequence[str], _: Words = ENGLISH) -> Text:
     """Who is to do what, in words: "Anne Bonny chooses a card", "the combat die is rolled"."""
     pending = view["pending"]
     if view["game_over"]:
-        return Text("the game is over")
-    words = TURN_WORDS.get(pending["kind"], pending["kind"])
+        return Text(_("the game is over"))
+    kind = pending["kind"]
+    words = _(TURN_WORDS[kind]) if kind in TURN_WORDS else kind
     who = pending["player"]
     if who is None:
         return Text(words)
@@ -578,18 +609,19 @@ def turn_words(view: Mapping[str, Any], names: Sequence[str]) -> Text:
     return out
 
 
-def status_line(view: Mapping[str, Any], names: Sequence[str], width: int = 200) -> Text:
+def status_line(view: Mapping[str, Any], names: Sequence[str], width: int = 200,
+                _: Words = ENGLISH) -> Text:  # fmt: skip
     """The header, in one line of `width`: the round, the Captain, the dice, and whose turn it
     is (shortened as needed: the title goes first, then the word "Captain")."""
     turn = Text("▸ ", style="bold")
-    turn.append_text(turn_words(view, names))
+    turn.append_text(turn_words(view, names, _))
     dice = view["dice"]
     cap = view["captain"]
     for title, captain in ((True, True), (False, True), (False, False)):
         out = Text("Jamaica  " if title else "", style="bold")
-        out.append(f"Round {view['round'] or '—'}  ")
+        out.append(_("Round {round}", round=view["round"] or "—") + "  ")
         if view["round"]:
-            out.append("⚑ Captain " if captain else "⚑ ", STYLES["token"])
+            out.append("⚑ " + _("Captain") + " " if captain else "⚑ ", STYLES["token"])
             out.append_text(name_text(cap, names[cap], False))
             out.append("  ")
         if dice["morning"]:

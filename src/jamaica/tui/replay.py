@@ -11,9 +11,12 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer
 
+from ..i18n import Words
 from ..rules import State
+from ..rules.phrases import N_
 from ..session import GameSession, replay_states
 from . import render
+from .lang import seen_events, shown_names, translate_bindings, words_of
 from .screens import REPLAY_KEYS, Help, end_reason
 from .widgets import Drawn, LogView
 
@@ -24,18 +27,20 @@ class ReplayScreen(Screen[None]):
     End, PgUp and PgDn step through the game at any size."""
 
     BINDINGS = [
-        Binding("right,n,space", "step(1)", "Next", priority=True),
-        Binding("left,p", "step(-1)", "Back", priority=True),
-        Binding("down,right_square_bracket", "round(1)", "Round", key_display="↓",
-                priority=True),
-        Binding("up,left_square_bracket", "round(-1)", "Round back", key_display="↑",
-                priority=True),
+        Binding("right,n,space", "step(1)", N_("Next"), priority=True),
+        Binding("left,p", "step(-1)", N_("Back"), priority=True),
+        Binding(
+            "down,right_square_bracket", "round(1)", N_("Round"), key_display="↓", priority=True
+        ),
+        Binding(
+            "up,left_square_bracket", "round(-1)", N_("Round back"), key_display="↑", priority=True
+        ),
         Binding("pagedown", "step(25)", "+25", priority=True),
         Binding("pageup", "step(-25)", "-25", priority=True),
-        Binding("home", "jump(0)", "Start", priority=True),
-        Binding("end", "jump(-1)", "End", priority=True),
-        Binding("question_mark,h,f1", "help", "Help", key_display="?"),
-        Binding("q,escape", "leave", "Close"),
+        Binding("home", "jump(0)", N_("Start"), priority=True),
+        Binding("end", "jump(-1)", N_("End"), priority=True),
+        Binding("question_mark,h,f1", "help", N_("Help"), key_display="?"),
+        Binding("q,escape", "leave", N_("Close")),
     ]
     DEFAULT_CSS = """
     #where { height: 1; background: $panel; padding: 0 1; }
@@ -52,7 +57,9 @@ class ReplayScreen(Screen[None]):
     def __init__(self, session: GameSession, at_end: bool = False) -> None:
         super().__init__()
         self.session = session
-        self.names = [session.name(k) for k in range(session.state.ns)]
+        _ = self.words = words_of(self)
+        translate_bindings(self, _)
+        self.names = shown_names([session.name(k) for k in range(session.state.ns)], _)
         self.states: list[State] = replay_states(session)
         self.index = len(self.states) - 1 if at_end else 0
         # the step at which each round begins (its first state: the Captain to roll)
@@ -79,16 +86,19 @@ class ReplayScreen(Screen[None]):
         self.set_class(event.size.width >= 110, "-wide")
 
     def status(self) -> Text:
+        _ = self.words
         s = self.states[self.index]
         view = s.view(None)
-        out = Text(f"Step {self.index} of {len(self.states) - 1}", style="bold")
+        out = Text(_("Step {step} of {steps}", step=self.index, steps=len(self.states) - 1),
+                   style="bold")  # fmt: skip
         last = self.states[-1].rnd
-        out.append(f" · round {s.rnd} of {last} · " if s.rnd else " · setup · ")
+        out.append(" · " + (_("round {round} of {rounds}", round=s.rnd, rounds=last) if s.rnd
+                            else _("setup")) + " · ")  # fmt: skip
         if s.is_terminal():
-            out.append("the game is over", "bold")
+            out.append(_("the game is over"), "bold")
         else:
-            out.append("next: ")
-            out.append_text(render.turn_words(view, self.names))
+            out.append(_("next: "))
+            out.append_text(render.turn_words(view, self.names, _))
         return out
 
     def show(self) -> None:
@@ -98,21 +108,22 @@ class ReplayScreen(Screen[None]):
         ghosts = render.ghost_ships(view)
         status = self.status()
         self.query_one("#where", Drawn).show(lambda w: status)
-        self.query_one("#board", Drawn).show(lambda w: render.board_text(view, names, w))
-        events_ = s.events_for(None, names)
+        _ = self.words
+        self.query_one("#board", Drawn).show(lambda w: render.board_text(view, names, w, _=_))
+        events_ = seen_events(s, None, names, _)
         played = render.played_order(events_, s.ns)
         self.query_one("#ships", Drawn).show(
-            lambda w: render.ships_text(view, names, w, played=played)
+            lambda w: render.ships_text(view, names, w, played=played, _=_)
         )
         battle = self.query_one("#battle", Drawn)
         battle.display = view["battle"] is not None
-        battle.show(lambda w: render.battle_panel(view, names))
+        battle.show(lambda w: render.battle_panel(view, names, _))
         scores = self.query_one("#scores", Drawn)
         scores.display = s.is_terminal()
         if s.is_terminal():
-            reason = end_reason(self.session, names)
+            reason = end_reason(self.session, names, _)
             scores.show(lambda w: Text.assemble((reason + "\n", "bold"),
-                                                render.ranking(view, names, w)))  # fmt: skip
+                                                render.ranking(view, names, w, _)))  # fmt: skip
         self.query_one("#log", LogView).set_entries(render.log_lines(events_, names, ghosts))
 
     def action_step(self, delta: int) -> None:
@@ -144,11 +155,17 @@ class ReplayScreen(Screen[None]):
 
 class ReplayApp(App[None]):
     TITLE = "Jamaica — replay"
+
+    def on_load(self) -> None:
+        _ = self.words
+        self.title = _("Jamaica — replay")
+
     ENABLE_COMMAND_PALETTE = False
 
-    def __init__(self, session: GameSession) -> None:
+    def __init__(self, session: GameSession, lang: str = "en") -> None:
         super().__init__()
         self.session = session
+        self.words = Words(lang)
 
     def on_mount(self) -> None:
         self.push_screen(ReplayScreen(self.session))

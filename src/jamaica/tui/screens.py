@@ -14,39 +14,42 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Static
 
+from ..i18n import Words
+from ..rules.phrases import N_, P_
 from ..session import GameSession
 from . import render
+from .lang import ENGLISH, shown_names, translate_bindings, words_of
 from .widgets import Drawn
 
 # Help: the keys of the screen it is opened from, then the rules in short (and the table's
 # picture, for the screens that show one).
-TABLE_KEYS: Final = """\
+TABLE_KEYS: Final = N_("""\
 [b]Keys[/b]
   1–9       answer with that option (or ↑ ↓ and Enter, or a click)
   ? h F1    this help              l   the whole log
   q         save and quit (the game is saved after every decision)
   Esc       close this screen
-"""
-SETUP_KEYS: Final = """\
+""")
+SETUP_KEYS: Final = N_("""\
 [b]Keys of the setup screen[/b]
   Tab Enter   the next field (shift+Tab: the one before)
   ↑ ↓ Enter   in an open list: choose (Esc closes it)
   ctrl+s      set sail (or Enter on the Set sail button)
   F1          this help              Esc   quit (nothing is saved)
-"""
-REPLAY_KEYS: Final = """\
+""")
+REPLAY_KEYS: Final = N_("""\
 [b]Keys of the replay[/b]
   → n space   the next step          ← p        the step before
   ↓ ]         the next round         ↑ \\[        a round back (to its start)
   PgDn PgUp   25 steps on or back    Home End   the start, the end
   ? h F1      this help              q Esc      close the replay
-"""
-END_KEYS: Final = """\
+""")
+END_KEYS: Final = N_("""\
 [b]Keys of the end of the race[/b]
   n   a new game (in a new file)     r   the replay of this one
   l   the whole log                  q   quit
-"""
-RACE: Final = """\
+""")
+RACE: Final = N_("""\
 [b]The race[/b]
   Sail around the island, from Port Royal back to Port Royal.
   Each round the Captain (⚑) rolls two dice and chooses the morning
@@ -68,8 +71,8 @@ RACE: Final = """\
   The race ends with the round in which a ship reaches Port Royal.
   Score: the place (15 finished; 2–10 on spaces 41–49; −5 elsewhere)
   + doubloons + treasures.
-"""
-SCREEN: Final = """\
+""")
+SCREEN: Final = N_("""\
 [b]The screen[/b]
   Header: the round, the Captain, the dice, whose turn it is.
   Board: PR Port Royal; ├ the outer lane and └ the inner channel of
@@ -82,7 +85,7 @@ SCREEN: Final = """\
     B Lady Beth, 6 the 6th Hold), c cards in hand.
   Right: the dice and your hand, the battle, the question, and the
     newest lines of the log.
-"""
+""")
 
 
 class HandOver(ModalScreen[None]):
@@ -91,9 +94,10 @@ class HandOver(ModalScreen[None]):
     save and quit (the game is saved after every decision: nothing is lost)."""
 
     BINDINGS = [
-        Binding("enter", "go", "I am here"),
-        Binding("q,escape,ctrl+c,ctrl+q", "app.quit", "Save & quit", key_display="q",
-                priority=True),
+        Binding("enter", "go", N_("I am here")),
+        Binding(
+            "q,escape,ctrl+c,ctrl+q", "app.quit", N_("Save & quit"), key_display="q", priority=True
+        ),
     ]
     DEFAULT_CSS = """
     HandOver { align: center middle; background: $background; }
@@ -104,17 +108,22 @@ class HandOver(ModalScreen[None]):
     def __init__(self, name: str) -> None:
         super().__init__()
         self.player_name = name
+        self.words = words_of(self)
+        translate_bindings(self, self.words)
 
     def compose(self) -> ComposeResult:
+        _ = self.words
         with Vertical():
-            text = Text("Pass the keyboard to ")
+            before, _name, after = _("Pass the keyboard to {name}.").partition("{name}")
+            text = Text(before)
             text.append(self.player_name, "bold")
-            text.append(".")
+            text.append(after)
             yield Static(text, id="handover")
-            yield Static(Text.assemble("Everyone else: look away!\n\n", ("  Enter  ", "bold"),
-                                       f"I am {self.player_name}: show my hand\n",
-                                       ("  q      ", "bold"), "save and quit; go on later with "
-                                       "--resume"))  # fmt: skip
+            yield Static(Text.assemble(_("Everyone else: look away!") + "\n\n",
+                                       (f"  {_('Enter'):<7}", "bold"),
+                                       _("I am {name}: show my hand", name=self.player_name) + "\n",
+                                       ("  q      ", "bold"),
+                                       _("save and quit; go on later with --resume")))  # fmt: skip
         yield Footer()
 
     def action_go(self) -> None:
@@ -125,7 +134,7 @@ class Help(ModalScreen[None]):
     """The keys of the screen it was opened from (`keys`), then the rules in short, and with
     `screen` what the table's picture shows."""
 
-    BINDINGS = [Binding("escape,q,question_mark,h,f1", "close", "Close")]
+    BINDINGS = [Binding("escape,q,question_mark,h,f1", "close", N_("Close"))]
     DEFAULT_CSS = """
     Help { align: center middle; }
     Help > VerticalScroll { width: 76; max-width: 100%; height: 100%; border: round $accent;
@@ -134,7 +143,9 @@ class Help(ModalScreen[None]):
 
     def __init__(self, keys: str = TABLE_KEYS, screen: bool = True) -> None:
         super().__init__()
-        self.text = "\n".join([keys, RACE, *([SCREEN] if screen else [])])
+        _ = self.words = words_of(self)
+        translate_bindings(self, _)
+        self.text = "\n".join([_(keys), _(RACE), *([_(SCREEN)] if screen else [])])
 
     def compose(self) -> ComposeResult:
         with VerticalScroll():
@@ -151,7 +162,7 @@ class Help(ModalScreen[None]):
 class FullLog(ModalScreen[None]):
     """Every line of the log you may see, to scroll through."""
 
-    BINDINGS = [Binding("escape,q,l", "close", "Close")]
+    BINDINGS = [Binding("escape,q,l", "close", N_("Close"))]
     DEFAULT_CSS = """
     FullLog > VerticalScroll { border: round $secondary; }
     """
@@ -159,10 +170,13 @@ class FullLog(ModalScreen[None]):
     def __init__(self, lines: Sequence[Text]) -> None:
         super().__init__()
         self.lines = lines
+        self.words = words_of(self)
+        translate_bindings(self, self.words)
 
     def compose(self) -> ComposeResult:
+        _ = self.words
         with VerticalScroll(id="full-log") as scroll:
-            scroll.border_title = "The whole log (↑ ↓ PgUp PgDn to scroll, Esc to close)"
+            scroll.border_title = _("The whole log (↑ ↓ PgUp PgDn to scroll, Esc to close)")
             yield Static(Text("\n").join(self.lines))
         yield Footer()
 
@@ -175,13 +189,14 @@ class FullLog(ModalScreen[None]):
         self.dismiss(None)
 
 
-def describe_game(session: GameSession) -> str:
+def describe_game(session: GameSession, _: Words = ENGLISH) -> str:
     s = session.state
     seats = ", ".join(
-        seat.name + ("" if seat.human else f" ({seat.bot})") for seat in session.seats
+        seat.name + ("" if seat.bot is None else f" ({_(seat.bot)})") for seat in session.seats
     )
-    where = f"round {s.rnd}" if s.rnd else "before the first round"
-    return f"{where}, {len(s.history)} moves played; {seats}"
+    where = _("round {round}", round=s.rnd) if s.rnd else _("before the first round")
+    played = _.n("{n} move played", "{n} moves played", len(s.history))
+    return _("{where}, {played}; {seats}", where=where, played=played, seats=seats)
 
 
 class SavedGameFound(ModalScreen[str]):
@@ -189,9 +204,9 @@ class SavedGameFound(ModalScreen[str]):
     another file (the old one is kept), or quit. Never overwritten without asking."""
 
     BINDINGS = [
-        Binding("r", "answer('resume')", "Resume it"),
-        Binding("n", "answer('new')", "New game"),
-        Binding("q,escape", "answer('quit')", "Quit"),
+        Binding("r", "answer('resume')", N_("Resume it")),
+        Binding("n", "answer('new')", N_("New game")),
+        Binding("q,escape", "answer('quit')", N_("Quit")),
     ]
     DEFAULT_CSS = """
     SavedGameFound { align: center middle; }
@@ -202,16 +217,20 @@ class SavedGameFound(ModalScreen[str]):
     def __init__(self, path: Path, found: GameSession, new_path: Path) -> None:
         super().__init__()
         self.path, self.found, self.new_path = path, found, new_path
+        self.words = words_of(self)
+        translate_bindings(self, self.words)
 
     def compose(self) -> ComposeResult:
+        _ = self.words
         with Vertical():
             yield Static(Text.assemble(
-                ("An unfinished game is saved in ", ""), (str(self.path), "bold"),
-                (f":\n{describe_game(self.found)}.\n\n", ""),
-                ("  r  ", "bold"), ("resume it\n", ""),
-                ("  n  ", "bold"), ("start a new game, saved in ", ""),
-                (str(self.new_path), "bold"), (f" ({self.path.name} is kept)\n", ""),
-                ("  q  ", "bold"), ("quit", ""),
+                (_("An unfinished game is saved in "), ""), (str(self.path), "bold"),
+                (_(":") + f"\n{describe_game(self.found, _)}.\n\n", ""),
+                ("  r  ", "bold"), (_("resume it") + "\n", ""),
+                ("  n  ", "bold"), (_("start a new game, saved in "), ""),
+                (str(self.new_path), "bold"),
+                (" " + _("({name} is kept)", name=self.path.name) + "\n", ""),
+                ("  q  ", "bold"), (_("quit"), ""),
             ), id="found")  # fmt: skip
         yield Footer()
 
@@ -219,13 +238,18 @@ class SavedGameFound(ModalScreen[str]):
         self.dismiss(what)
 
 
-def end_reason(session: GameSession, names: Sequence[str]) -> str:
+def end_reason(session: GameSession, names: Sequence[str], _: Words = ENGLISH) -> str:
     """Why the race ended, in words: who reached Port Royal, or the round limit."""
     events = session.state.events_for(None, names)
-    finishers = [names[e["args"][0]] for e in events if e["kind"] == "finish"]
+    finishers = list(dict.fromkeys(names[e["args"][0]] for e in events if e["kind"] == "finish"))
     if finishers:
-        return " and ".join(dict.fromkeys(finishers)) + " reached Port Royal: the race is over."
-    return f"The {session.config.max_rounds}-round limit was reached."
+        return _.n(*REACHED, len(finishers), who=_(" and ").join(finishers))
+    return _("The {limit}-round limit was reached.", limit=session.config.max_rounds)
+
+
+REACHED: Final = P_("{who} reached Port Royal: the race is over.",
+                    "{who} reached Port Royal: the race is over.")  # fmt: skip
+WINNER: Final = P_("Winner: ", "Winner: ")  # a tie has several ("Gagnants : " in French)
 
 
 class GameOver(Screen[None]):
@@ -233,11 +257,11 @@ class GameOver(Screen[None]):
     a new game, a replay, or quit."""
 
     BINDINGS = [
-        Binding("n", "app.new_game", "New game"),
-        Binding("r", "app.replay", "Replay"),
-        Binding("l", "app.full_log", "Log"),
-        Binding("question_mark,h,f1", "app.help", "Help", key_display="?"),
-        Binding("q", "app.quit", "Quit"),
+        Binding("n", "app.new_game", N_("New game")),
+        Binding("r", "app.replay", N_("Replay")),
+        Binding("l", "app.full_log", N_("Log")),
+        Binding("question_mark,h,f1", "app.help", N_("Help"), key_display="?"),
+        Binding("q", "app.quit", N_("Quit")),
     ]
     DEFAULT_CSS = """
     Final { padding: 0 1; }
@@ -254,25 +278,29 @@ class GameOver(Screen[None]):
         super().__init__()
         self.session = session
         self.profile_line = profile_line
+        self.words = words_of(self)
+        translate_bindings(self, self.words)
 
     def compose(self) -> ComposeResult:
+        _ = self.words
         s = self.session.state
-        names = [self.session.name(k) for k in range(s.ns)]
+        names = shown_names([self.session.name(k) for k in range(s.ns)], _)
         view = s.view(None)
         ghosts = render.ghost_ships(view)
         with VerticalScroll(id="final-body"):
-            line = Text(f"After {s.rnd} rounds: ", style="bold")
-            line.append(end_reason(self.session, names))
-            line.append("\nWinner: ", "bold")
-            for i, w in enumerate(view["winners"]):
+            line = Text(_.n("After {n} round: ", "After {n} rounds: ", s.rnd), style="bold")
+            line.append(end_reason(self.session, names, _))
+            winners = view["winners"]
+            line.append("\n" + _.n(*WINNER, len(winners)), "bold")
+            for i, w in enumerate(winners):
                 if i:
-                    line.append(" and ")
+                    line.append(_(" and "))
                 line.append_text(render.name_text(w, names[w], w in ghosts))
             yield Static(line, id="winner-line")
-            yield Static(render.ranking(view, names), id="scores")
+            yield Static(render.ranking(view, names, _=_), id="scores")
             if self.profile_line:
                 yield Static(Text(self.profile_line), id="profile-line")
             board = Drawn(id="final-board")
-            board.show(lambda width: render.board_text(view, names, width))
+            board.show(lambda width: render.board_text(view, names, width, _=_))
             yield board
         yield Footer()
