@@ -6,7 +6,8 @@ from the first is built (`worlds.other_world`: hands, draw piles, chosen cards, 
 values and the treasure pile re-dealt; private events p cannot see rewritten), and everything p
 receives must be identical in both:
 
-- `view(p)`, `events_for(p)`, which question is pending and who must answer it, p's legal answers;
+- `view(p)`, `events_for(p)` (and the events in French), which question is pending and who must
+  answer it, p's legal answers, the question in words with its hints, in English and in French;
 - `resample(p, rng)` for the same rng (a bot's determinization is a function of p's information);
 - the PettingZoo observation and the OpenSpiel observation strings, tensors and information state;
 - one step on: the game's next answer, mirrored in the second world, must give p the same again
@@ -35,6 +36,8 @@ from jamaica import CHANCE, Config, State, new_game
 from jamaica.envs.jamaica_v0 import raw_env
 from jamaica.envs.openspiel import _SEEN_SHIFT as SEEN_SHIFT
 from jamaica.envs.openspiel import JamaicaState
+from jamaica.i18n import translations
+from jamaica.i18n.events import describe as describe_in
 from jamaica.rules.events import (
     E_FACE_DOWN_SEEN,
     E_GIVE_SEEN,
@@ -42,7 +45,10 @@ from jamaica.rules.events import (
     E_REVEAL,
     E_STEAL_SEEN,
 )
+from jamaica.rules.hints import card_preview, move_hints, pay_plans
 from jamaica.rules.ops import PUBLIC_BIT
+from jamaica.rules.phrases import ENGLISH
+from jamaica.rules.view import can_see
 
 from ..rules.strategies import ALL_CONFIGS
 from ..soak import soak
@@ -56,6 +62,7 @@ from .worlds import (
     sees,
 )
 
+FRENCH = translations("fr")
 GAMES = int(os.environ.get("JAMAICA_TWO_WORLDS_GAMES", "1"))  # per configuration
 # Every decision point is stepped on in both worlds (for the observers of `observers`); every 6th
 # is also compared at rest (every one with JAMAICA_TWO_WORLDS_EVERY=1), and every 60th with whole
@@ -78,8 +85,20 @@ def said(s: State, p: int | None, events: bool = True) -> list[Any]:
     """What the engine tells p now (the events: only those logged in `s`, see `fresh`)."""
     who = s.current_player()
     out: list[Any] = [s.view(p), s.events_for(p) if events else None, s.decision_kind(), who]
+    if events:  # and in French (issue 26: a translation must not add information)
+        out.append([describe_in(e, s.n, None, "fr") for e in s.events or () if can_see(e[0], p)])
     if p is not None and who == p:
         out.append(s.legal_actions())
+        for t in (ENGLISH, FRENCH):  # the question in words, with its hints
+            d = s.pending(None, t)
+            out.append((d.prompt, d.options, d.context))
+            kind = s.decision_kind()
+            if kind == "card":
+                out.append(card_preview(s, p, t))
+            elif kind == "move":
+                out.append(move_hints(s, t))
+            elif kind == "pay":
+                out.append(pay_plans(s, t=t))
     return out
 
 
