@@ -118,9 +118,10 @@ class HandOver(ModalScreen[None]):
             text = Text(before)
             text.append(self.player_name, "bold")
             text.append(after)
+            enter = _("Enter").ljust(7)
             yield Static(text, id="handover")
             yield Static(Text.assemble(_("Everyone else: look away!") + "\n\n",
-                                       (f"  {_('Enter'):<7}", "bold"),
+                                       ("  " + enter, "bold"),
                                        _("I am {name}: show my hand", name=self.player_name) + "\n",
                                        ("  q      ", "bold"),
                                        _("save and quit; go on later with --resume")))  # fmt: skip
