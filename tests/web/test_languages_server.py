@@ -59,7 +59,7 @@ def test_one_seat_read_in_french_and_in_english_is_the_same_game(server: Server)
             send(fr, op="act", action=asked["question"]["options"][0]["action"],
                  turn=asked["turn"])  # fmt: skip
         q = asked["question"]
-        assert q["kind"] == "card" and "choisissez" in q["prompt"].lower(), q["prompt"]
+        assert q["kind"] == "card" and "choisis" in q["prompt"].lower(), q["prompt"]
         assert all(" / " in o["label"] for o in q["options"])  # "Avancer / Poudre"
         assert any("Avancer" in o["label"] or "Reculer" in o["label"] or "Nourriture" in o["label"]
                    for o in q["options"])  # fmt: skip
@@ -92,7 +92,7 @@ def test_the_connection_language_before_a_hello(server: Server) -> None:
     with connect(url + "?lang=fr", open_timeout=10, ping_interval=None) as ws:
         send(ws, op="act", action="play fwd-fwd")
         err = recv(ws)
-        assert (err["code"], err["message"]) == ("no_hello", "dites d’abord hello")
+        assert (err["code"], err["message"]) == ("no_hello", "dis d’abord hello")
     headers = {"Accept-Language": "fr-CA,fr;q=0.9,en;q=0.5"}
     with connect(url, open_timeout=10, ping_interval=None, additional_headers=headers) as ws:
         ws.send("[1, 2")
@@ -134,7 +134,7 @@ def test_http_errors_and_the_replay_speak_the_readers_language(server: Server) -
     status, d = _http(server, "/api/tables", "fr", b'{"seats": 3}')
     assert status == 400 and d["error"] == "seats doit être une liste de {name, bot}"
     status, d = _http(server, "/api/players", "fr", json.dumps({"name": " "}).encode())
-    assert status == 400 and d["error"] == "choisissez un nom de 1 à 24 caractères", d
+    assert status == 400 and d["error"] == "choisis un nom de 1 à 24 caractères", d
     t = server.table([("Ann", "greedy"), ("Bob", "greedy")])
     end = time.monotonic() + 30
     while server.get("/api/tables/" + t["id"] + "/replay")["steps"] < 20:
