@@ -158,7 +158,7 @@ export class QuestionPanel {
   }
 
   label(o, q, ctx) {
-    const m = /^(\d) (?:in the morning|au matin)$/.exec(o.label);
+    const m = /^(?:le )?(\d) (?:in the morning|au matin)$/i.exec(o.label); // the server's English or French
     const roll = ctx.view.dice.roll;
     if (q.kind === "dice_order" && m && roll.length === 2) {
       const morning = Number(m[1]);

@@ -104,7 +104,7 @@ export function promptWords(prompt, myName, plans = null) {
     else if (asked) p = p.slice(asked[0].length);
   }
   // A payment answered with a whole plan (every hold at once), in the banner as in the panel.
-  if (Array.isArray(plans) && plans.length) p = p.replace(/ — take one from which hold\?$/, t(" — from which holds?"));
+  if (Array.isArray(plans) && plans.length) p = p.replace(/ — (?:take one from which hold\?|en prendre une? dans quelle cale[\u202f\u00a0 ]?\?)$/, t(" — from which holds?"));
   return plain(p);
 }
 
