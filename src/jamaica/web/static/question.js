@@ -158,7 +158,7 @@ export class QuestionPanel {
   }
 
   label(o, q, ctx) {
-    const m = /^(?:le )?(\d) (?:in the morning|au matin)$/i.exec(o.label); // the server's English or French
+    const m = /^morning (\d)$/.exec(o.action); // "morning 4": the 4 in the morning
     const roll = ctx.view.dice.roll;
     if (q.kind === "dice_order" && m && roll.length === 2) {
       const morning = Number(m[1]);
