@@ -46,11 +46,14 @@ CUT_JS = """(selectors) => {
       if (!own) continue;
       const s = getComputedStyle(e);
       const text = e.textContent.trim().slice(0, 60);
-      if ((s.overflowX !== 'visible' || s.textOverflow === 'ellipsis') && e.scrollWidth > e.clientWidth + 1) {
+      const clips = s.overflowX !== 'visible' || s.textOverflow === 'ellipsis';
+      if (clips && e.scrollWidth > e.clientWidth + 1) {
         out.push(`${root.id}: cut: ${text}`);
       }
       const r = e.getBoundingClientRect();
-      if (r.right > box.right + 1 || r.left < box.left - 1) out.push(`${root.id}: outside: ${text}`);
+      if (r.right > box.right + 1 || r.left < box.left - 1) {
+        out.push(`${root.id}: outside: ${text}`);
+      }
     }
   }
   return out;
@@ -59,14 +62,17 @@ CUT_JS = """(selectors) => {
 # The page's own words (not the server's sentences, nor the players' names and chat).
 OWN_JS = """() => {
   const parts = ['header.bar', '#banner-main', '#seats', '#ships', '#dice', '#hand-panel', '#final',
-    '#log-title', '#log .round-sep', '#chat-title', '#chat-form', '#since summary', '#question .qhint',
+    '#log-title', '#log .round-sep', '#chat-title', '#chat-form', '#since summary',
+    '#question .qhint',
     '#preview .when', '#battle', '#replaced', '.replay-controls', '#rounds', '#chart-title',
     '#chart-note', '#where'];
   const texts = [];
   for (const sel of parts) for (const e of document.querySelectorAll(sel)) {
     if (e.getClientRects().length) texts.push(e.innerText);
     for (const a of e.querySelectorAll('[aria-label], [title], [placeholder]')) {
-      for (const k of ['aria-label', 'title', 'placeholder']) if (a.getAttribute(k)) texts.push(a.getAttribute(k));
+      for (const k of ['aria-label', 'title', 'placeholder']) {
+        if (a.getAttribute(k)) texts.push(a.getAttribute(k));
+      }
     }
   }
   return texts.join('\\n');
@@ -170,9 +176,10 @@ def test_a_whole_game_and_its_replay_in_french(server: Server, browser: Any, siz
     assert page.inner_text("#help-open") == "Règles"
     assert page.inner_text("#log-title") == "Journal"
     assert page.inner_text("#whoami") == "Tu es Anne"
-    assert "1 spectateur" in page.inner_text("#seats") or "0 spectateur" in page.inner_text("#seats")
+    seats = page.inner_text("#seats")
+    assert "1 spectateur" in seats or "0 spectateur" in seats
     assert "bot glouton" in page.inner_text("#seats")
-    assert re.search(r"(Case \d+|Port Royal) · encore \d+ cases · 3 cartes", page.inner_text("#ships"))
+    assert re.search(r"(Case \d+|Port Royal) · encore \d+ · 3 cartes", page.inner_text("#ships"))
     kinds = _play_to_the_end(page, size)
     assert "card" in kinds
 
@@ -209,7 +216,8 @@ def test_a_whole_game_and_its_replay_in_french(server: Server, browser: Any, siz
     fits_screen(replay)
     screenshot(replay, f"fr-replay-start-{w}x{h}")
     replay.click("#rounds button[data-round='3']")
-    replay.wait_for_function("() => document.querySelector('#where').textContent.startsWith('Manche 3')")
+    replay.wait_for_function(
+        "() => document.querySelector('#where').textContent.startsWith('Manche 3')")
     _no_english(replay, f"the replay's round 3 at {w}x{h}")
     _nothing_cut(replay, f"the replay's round 3 at {w}x{h}")
     screenshot(replay, f"fr-replay-round3-{w}x{h}")
