@@ -109,13 +109,14 @@ async def test_each_event_is_described_once_whoever_reads_it(
     described: Counter[tuple[Any, ...]] = Counter()
     describe = tables_module.describe  # type: ignore[attr-defined]
 
-    def counting(e: tuple[Any, ...], n: int, names: Any = None) -> str:
-        described[e] += 1
-        return describe(e, n, names)
+    def counting(e: tuple[Any, ...], n: int, names: Any = None, lang: str = "en") -> str:
+        described[(e, lang)] += 1
+        return describe(e, n, names, lang)
 
     monkeypatch.setattr(tables_module, "describe", counting)
     clients = [await _join(table, Hello(seat, tokens[seat])) for seat in (0, 1)]
-    watchers = [await _join(table, Hello(None, None)) for _ in range(3)]
+    watchers = [await _join(table, Hello(None, None, lang=lang)) for lang in ("en", "en", "fr")]
+    watchers.append(await _join(table, Hello(0, tokens[0], lang="fr")))  # seat 0 in French too
     await _until(lambda: table.session.human_to_move() is not None)
     for _ in range(40):  # some answers, seen by both seats and the spectators
         s = table.session.state
@@ -129,7 +130,9 @@ async def test_each_event_is_described_once_whoever_reads_it(
     events = table.session.state.events or []
     seen = [e for e in events if any(can_see(e[0], who) for who in (0, 1, None))]
     assert len(seen) > 20
-    assert sum(described.values()) == len(seen)  # two seats and spectators: once each
+    # two seats and spectators, in two languages: once each per language read
+    french = [e for e in events if any(can_see(e[0], who) for who in (0, None))]
+    assert sum(described.values()) == len(seen) + len(french)
     table.close()
 
 

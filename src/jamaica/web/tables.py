@@ -247,7 +247,7 @@ class LiveTable(Social):
             seat = self.check_seat(hello, player)
         else:
             seat = None if player is None else self.seat_of(player)
-        client = Client(outbox, seat, player, address, lang)
+        client = Client(outbox, seat, player, address, hello.lang or lang)
         async with self.lock:  # nothing here waits for a client: the outbox sends
             self.clients.append(client)
             outbox.put(self.welcome(seat, player))
