@@ -189,3 +189,17 @@ def first_question(
             if m["op"] == "update" and m["question"] is not None and not m["question"]["early"]:
                 return i, m
     raise AssertionError("nobody was asked anything")
+
+
+def updates(ws: ClientConnection, seconds: float) -> list[dict[str, Any]]:
+    """Every update a connection receives in the next `seconds`."""
+    got: list[dict[str, Any]] = []
+    end = time.monotonic() + seconds
+    while (left := end - time.monotonic()) > 0:
+        try:
+            m = recv(ws, left)
+        except TimeoutError:
+            break
+        if m["op"] == "update":
+            got.append(m)
+    return got

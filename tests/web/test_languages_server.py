@@ -14,7 +14,7 @@ from typing import Any
 
 from websockets.sync.client import connect
 
-from .server import Server, hello, recv, send, until
+from .server import Server, hello, recv, send, until, updates
 
 NNBSP = "\u202f"
 
@@ -30,16 +30,7 @@ def _kept(m: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
 
 def _log(ws: Any, seconds: float = 1.0) -> list[dict[str, Any]]:
     """The events a connection is sent in the next `seconds`."""
-    events: list[dict[str, Any]] = []
-    end = time.monotonic() + seconds
-    while (left := end - time.monotonic()) > 0:
-        try:
-            m = recv(ws, left)
-        except TimeoutError:
-            break
-        if m["op"] == "update":
-            events += m["events"]
-    return events
+    return [e for m in updates(ws, seconds) for e in m["events"]]
 
 
 def test_one_seat_read_in_french_and_in_english_is_the_same_game(server: Server) -> None:

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import random
 import sqlite3
-import time
 from typing import Any
 
 from jamaica import Config, new_game
 
-from .server import Server, hello, recv, until
+from .server import Server, hello, until, updates
 
 
 def test_leak1_live_chance_is_not_derived_from_a_seed(server: Server) -> None:
@@ -40,16 +39,7 @@ def test_leak1_live_chance_is_not_derived_from_a_seed(server: Server) -> None:
 
 def _notes(ws: Any, seconds: float) -> list[str]:
     """Every note received in the next `seconds`."""
-    notes: list[str] = []
-    end = time.monotonic() + seconds
-    while (left := end - time.monotonic()) > 0:
-        try:
-            m = recv(ws, left)
-        except TimeoutError:
-            break
-        if m["op"] == "update":
-            notes += m["notes"]
-    return notes
+    return [note for m in updates(ws, seconds) for note in m["notes"]]
 
 
 def test_leak2_time_out_notes_tell_only_the_seat_what_was_decided(server: Server) -> None:
