@@ -43,6 +43,23 @@ Per ship (`SHIP_LAYOUT`, 113): space one-hot (50); lap one-hot (behind, racing, 
 left / 76; 6 hold slots × (empty, food, gunpowder, gold one-hot, count / 12); powers (map, sabre,
 Beth, 6th hold); face-down cards / 9; known face-down cards per type / 2; for a player: hand size
 / 4, draw pile / 11, discard pile (11 cards), has chosen (zeros for the Ghost Ship).
+
+**One size for every player count** (`encode_fixed(state, player)`, float32[`FIXED_SIZE`] = 969,
+`fixed_layout()`): the seat-relative vector laid out as for n = 6 seats and k = 7 ships, then a
+seat mask, so one network reads 2–6 players. Seats are rotated (the observer is seat 0, the next
+player seat 1, ...); a part over seats (`me`, `captain`, `question.decider`) has six places, a
+part over ships (`question.ship`, `question.loser`, `resolving.ship`, the `ships` blocks, the
+battle's attacker and defender, `scores`) seven: the six seats, then the Ghost Ship, always at
+place 6 (a ship's block at `ships` + 6 × 113). Seats that do not exist, and the Ghost Ship's
+place when it does not sail, are all zeros.
+
+| part | size | content |
+|---|---|---|
+| the parts above | 962 | as above, with n = 6 and k = 7 |
+| seats | 7 | 1 for each seat that exists (the first n), then 1 if the Ghost Ship sails |
+
+With seat-relative observations, actions that name a seat are seat-relative too
+(`jamaica.envs.relative`: `attack K` seen from the observer; the Ghost Ship is `attack 6`).
 """
 
 from __future__ import annotations
@@ -138,8 +155,8 @@ def observation_layout(config: Config) -> dict[str, slice]:
 
 
 def observation_size(config: Config) -> int:
-    stop: int = _layout(config.players, config.ships)["scores"].stop
-    return stop
+    """The size of `encode`'s vector for `config` (`FIXED_SIZE` for `encode_fixed`)."""
+    return observation_size_of(config.players, config.ships)
 
 
 @cache
@@ -419,4 +436,71 @@ def encode(
     if out is None:
         return vector
     out[:] = vector
+    return out
+
+
+# --- One size for every player count ---------------------------------------------------------
+MAX_SEATS: Final = 6  # the players' seats of the fixed layout; the Ghost Ship's block comes next
+GHOST_PLACE: Final = MAX_SEATS  # the Ghost Ship's place among the fixed layout's ships
+FIXED_PARTS: Final = (*_parts(MAX_SEATS, MAX_SEATS + 1), ("seats", MAX_SEATS + 1))
+FIXED_LAYOUT: Final = _slices(FIXED_PARTS)
+FIXED_SIZE: Final = FIXED_LAYOUT["seats"].stop
+_SEAT_PARTS: Final = ("me", "captain", "question.decider")
+_SHIP_PARTS: Final = ("question.ship", "question.loser", "resolving.ship", "scores")
+
+
+def fixed_layout() -> dict[str, slice]:
+    """Each named part of the fixed vector and its slice (a fresh dict): the parts of
+    `observation_layout` for six seats and seven ships, then `"seats"`."""
+    return dict(FIXED_LAYOUT)
+
+
+@cache
+def _fixed_frame(n: int, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Where each value of the relative vector goes in the fixed one, and the fixed vector's
+    template: zeros but for the seat mask."""
+    ship = [*range(n), *([GHOST_PLACE] if k > n else [])]  # a ship's place: seats, then Ghost
+    src, dst = _layout(n, k), FIXED_LAYOUT
+    where = np.empty(observation_size_of(n, k), np.intp)
+    for name, part in src.items():
+        at = dst[name].start
+        if name in _SEAT_PARTS:  # a one-hot over the seats
+            where[part] = range(at, at + n)
+        elif name in _SHIP_PARTS:  # a one-hot over the ships
+            where[part] = [at + j for j in ship]
+        elif name == "ships":
+            for i in range(k):
+                j = part.start + i * SHIP_SIZE
+                where[j : j + SHIP_SIZE] = range(at + ship[i] * SHIP_SIZE,
+                                                 at + (ship[i] + 1) * SHIP_SIZE)  # fmt: skip
+        elif name == "battle":  # on; attacker; defender; the rest
+            where[part.start] = at
+            where[part.start + 1 : part.start + 1 + k] = [at + 1 + j for j in ship]
+            where[part.start + 1 + k : part.start + 1 + 2 * k] = [at + 8 + j for j in ship]
+            rest = part.stop - part.start - 1 - 2 * k
+            where[part.start + 1 + 2 * k : part.stop] = range(at + 15, at + 15 + rest)
+        else:
+            where[part] = range(at, at + part.stop - part.start)
+    template = np.zeros(FIXED_SIZE, np.float32)
+    seats = FIXED_LAYOUT["seats"].start
+    template[seats + np.array(ship, np.intp)] = 1.0
+    where.setflags(write=False)
+    template.setflags(write=False)
+    return where, template
+
+
+def observation_size_of(n: int, k: int) -> int:
+    """The size of `encode`'s vector for n players and k ships."""
+    stop: int = _layout(n, k)["scores"].stop
+    return stop
+
+
+def encode_fixed(s: State, player: int | None) -> np.ndarray:
+    """The float32[`FIXED_SIZE`] vector `player` observes in `s`, one size for 2–6 players:
+    `encode(s, player, relative=True)` with seat blocks padded to six seats (zeros for seats
+    that do not exist), the Ghost Ship's block at its fixed place (ship 6), and a seat mask
+    (`"seats"`: 1 for each seat that exists, then 1 if the Ghost Ship sails)."""
+    where, template = _fixed_frame(s.n, s.ns)
+    out = template.copy()
+    out[where] = encode(s, player, relative=True)
     return out
