@@ -9,7 +9,8 @@ receives must be identical in both:
 - `view(p)`, `events_for(p)` (and the events in French), which question is pending and who must
   answer it, p's legal answers, the question in words with its hints, in English and in French;
 - `resample(p, rng)` for the same rng (a bot's determinization is a function of p's information);
-- the PettingZoo observation and the OpenSpiel observation strings, tensors and information state;
+- the PettingZoo observation (also the fixed-size seat-relative one with its relative mask) and
+  the OpenSpiel observation strings, tensors and information state;
 - one step on: the game's next answer, mirrored in the second world, must give p the same again
   (so whether a question is asked, and of whom, cannot depend on a secret), unless that step shows
   p a value the second world was free to deal differently (a card revealed, a treasure seen).
@@ -33,9 +34,11 @@ import pyspiel
 import pytest
 
 from jamaica import CHANCE, Config, State, new_game
+from jamaica.envs.encoding import encode_fixed
 from jamaica.envs.jamaica_v0 import raw_env
 from jamaica.envs.openspiel import _SEEN_SHIFT as SEEN_SHIFT
 from jamaica.envs.openspiel import JamaicaState
+from jamaica.envs.relative import legal_mask_relative
 from jamaica.i18n import translations
 from jamaica.i18n.events import describe as describe_in
 from jamaica.rules.events import (
@@ -128,7 +131,8 @@ class Envs:
     def observe(self, s: State, p: int) -> list[bytes]:
         self.pz.game = s
         obs = self.pz.observe(self.pz.possible_agents[p])
-        return [np.asarray(obs["observation"]).tobytes(), np.asarray(obs["action_mask"]).tobytes()]
+        return [np.asarray(obs["observation"]).tobytes(), np.asarray(obs["action_mask"]).tobytes(),
+                encode_fixed(s, p).tobytes(), legal_mask_relative(s, p).tobytes()]  # fmt: skip
 
     def openspiel(self, s: State, p: int, answers: list[int]) -> list[Any]:
         state = JamaicaState(self.game, s, answers)
