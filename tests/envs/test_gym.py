@@ -22,6 +22,14 @@ def _first(mask: np.ndarray) -> int:
         {"opponents": ["random"]},
         {"opponents": ["greedy", "learned", "random"], "seat": None, "edition": "classic"},
         {"opponents": ["random"] * 5, "seat": 3, "reward": "score"},
+        {"opponents": ["greedy"], "observation": "fixed", "reward_shaping": True},
+        {
+            "opponents": ["random"] * 3,
+            "seat": None,
+            "observation": "relative",
+            "reward": "score",
+            "reward_shaping": True,
+        },
     ],
     ids=str,
 )

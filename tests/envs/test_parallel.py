@@ -8,7 +8,7 @@ import random
 import numpy as np
 import pettingzoo  # noqa: F401  (the [rl] extra, installed with [dev]: a missing one fails)
 import pytest
-from pettingzoo.test import api_test, parallel_api_test
+from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test
 
 from jamaica import IllegalActionError
 from jamaica.envs import jamaica_v0, parallel
@@ -21,11 +21,30 @@ def _legal(obs: dict[str, dict[str, np.ndarray]]) -> dict[str, list[int]]:
 
 @pytest.mark.parametrize(
     "options",
-    [{"players": 2}, {"players": 3, "edition": "classic", "ghost_ship": True}, {"players": 6}],
+    [
+        {"players": 2},
+        {"players": 3, "edition": "classic", "ghost_ship": True},
+        {"players": 6},
+        {"players": 4, "observation": "fixed", "reward_shaping": True},
+        {"players": 5, "observation": "relative", "illegal_action": "penalize"},
+    ],
     ids=str,
 )
 def test_parallel_api_test(options: dict[str, object]) -> None:
     parallel_api_test(parallel.parallel_env(**options), num_cycles=3000)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"players": 4}, {"players": 2, "observation": "fixed", "reward_shaping": True}],
+    ids=str,
+)
+def test_parallel_seed_test_with_illegal_actions_penalized(options: dict[str, object]) -> None:
+    """PettingZoo's `parallel_seed_test` samples actions without masks: with
+    `illegal_action="penalize"` the first illegal one ends the game (issue 27)."""
+    parallel_seed_test(
+        lambda: parallel.parallel_env(illegal_action="penalize", **options), num_cycles=500
+    )
 
 
 def test_the_conversions_pass_their_suites() -> None:

@@ -26,6 +26,19 @@ def test_seed_test() -> None:
     seed_test(lambda: jamaica_v0.env(players=3, edition="classic"), num_cycles=300)
 
 
+NEW_OPTIONS = [  # issue 27: seat-relative and fixed-size observations, shaping, penalties
+    {"players": 2, "observation": "fixed", "reward_shaping": True, "illegal_action": "penalize"},
+    {"players": 5, "observation": "relative", "reward": "score", "reward_shaping": True},
+    {"players": 6, "observation": "fixed", "illegal_action": "penalize", "reward": "win"},
+]
+
+
+@pytest.mark.parametrize("options", NEW_OPTIONS, ids=str)
+def test_api_test_and_seed_test_with_the_options(options: dict[str, object]) -> None:
+    api_test(jamaica_v0.env(**options), num_cycles=300)
+    seed_test(lambda: jamaica_v0.env(**options), num_cycles=300)
+
+
 def _play(e: object, seed: int) -> dict[str, float]:
     e.reset(seed=seed)  # type: ignore[attr-defined]
     rng = random.Random(seed)

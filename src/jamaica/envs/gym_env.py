@@ -13,9 +13,14 @@ env = gymnasium.make("jamaica/Jamaica-v0", opponents=["greedy", "random"])
   drawn by chance either way.
 - The options of the vocabulary shared with OpenSpiel and PettingZoo (`jamaica.envs.vocabulary`):
   `edition`, `ghost_ship`, `max_rounds`, `reward` ("rank" by default, "score" or "win").
+- `observation`: "absolute" (default), "relative" or "fixed" (seat-relative and one size for
+  2–6 players), as in `jamaica_v0` (`jamaica.envs.options`).
 - Observation `{"observation": float32[size], "action_mask": int8[140]}` as in `jamaica_v0`; the
-  mask is also `info["action_mask"]`. Actions: `Discrete(140)`, the player-action catalog ids.
-- The reward comes at the end (the agent's return); every step before gives 0.
+  mask is also `info["action_mask"]`. Actions: `Discrete(140)`, the player-action catalog ids
+  (seat-relative unless `observation="absolute"`: `jamaica.envs.relative`).
+- The reward comes at the end (the agent's return); every step before gives 0. With
+  `reward_shaping=True` every step gives the change of the agent's score estimate over the step
+  (the bots' moves included) and the steps add up to the return (`jamaica.envs.options`).
 - An illegal action: with `illegal="lose"` (default) the episode ends and the agent gets the
   lowest return of its reward (`info["illegal_action"]` is True); with `illegal="raise"` it raises
   `IllegalActionError` and changes nothing.
@@ -38,7 +43,7 @@ from ..bots import make_bot
 from ..rules import CHANCE, Agent, IllegalActionError, State, new_game
 from ..rules.actions import NUM_PLAYER_ACTIONS
 from . import jamaica_v0, vocabulary
-from .encoding import action_mask, encode, observation_size
+from .options import Observation, shaping
 
 ENV_ID = "jamaica/Jamaica-v0"
 ObsDict = dict[str, np.ndarray]
@@ -57,6 +62,8 @@ class JamaicaEnv(gymnasium.Env[dict[str, Any], np.int64]):
         reward: str = "rank",
         illegal: str = "lose",
         render_mode: str | None = None,
+        observation: str = "absolute",
+        reward_shaping: bool = False,
     ) -> None:
         if isinstance(opponents, str):
             raise ValueError("opponents must be a list of bot specs, e.g. ['greedy']")
@@ -66,6 +73,8 @@ class JamaicaEnv(gymnasium.Env[dict[str, Any], np.int64]):
             make_bot(spec, 0)  # a bad spec fails here, not at the first reset
         self.config = vocabulary.config(players, edition, ghost_ship, max_rounds)
         self.reward_kind = vocabulary.reward(reward)
+        self.view = Observation(observation, self.config)
+        self.shaping = shaping(self.reward_kind, reward_shaping)
         if seat is not None and not (isinstance(seat, int) and 0 <= seat < players):
             raise ValueError(f"seat must be None or a seat from 0 to {players - 1}, not {seat!r}")
         if illegal not in ("lose", "raise"):
@@ -74,12 +83,7 @@ class JamaicaEnv(gymnasium.Env[dict[str, Any], np.int64]):
             raise ValueError("render_mode must be None or ansi")
         self.fixed_seat, self.illegal, self.render_mode = seat, illegal, render_mode
         self.seat = seat or 0
-        self.observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(-1.0, 2.0, (observation_size(self.config),), np.float32),
-                "action_mask": spaces.Box(0, 1, (NUM_PLAYER_ACTIONS,), np.int8),
-            }
-        )
+        self.observation_space = self.view.space()
         self.action_space = spaces.Discrete(NUM_PLAYER_ACTIONS)
         self.game: State = new_game(self.config, log=False)
         self.rng = random.Random()
@@ -103,24 +107,34 @@ class JamaicaEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.game = new_game(self.config, log=False)
         self.done = False
         self._advance()
+        if self.shaping is not None:
+            self.shaping.reset(self.game)
         return self._obs(), self._info()
 
     def step(self, action: Any) -> tuple[ObsDict, float, bool, bool, dict[str, Any]]:
         s = self.game
         if self.done:
             raise IllegalActionError("the episode is over: call reset()")
-        a = int(action)
+        a = self.view.absolute(int(action), self.seat)
         if a not in s.legal:
             if self.illegal == "raise":
                 s.apply(a)  # raises IllegalActionError, naming the legal actions
             self.done = True
             low = vocabulary.RETURN_BOUNDS[self.reward_kind][0]
-            return self._obs(), low, True, False, {**self._info(), "illegal_action": True}
+            info = {**self._info(), "illegal_action": True}
+            return self._obs(), self._reward([low] * self.config.players), True, False, info
         s.apply(a)
         self._advance()
         over = self.done = s.is_terminal()
-        reward = vocabulary.returns(s, self.reward_kind)[self.seat] if over else 0.0
+        reward = self._reward(vocabulary.returns(s, self.reward_kind) if over else None)
         return self._obs(), reward, over, False, self._info()
+
+    def _reward(self, final: list[float] | None) -> float:
+        """The agent's reward for this step: its part of `final` at the end (None before), or
+        with shaping the change of its potential."""
+        if self.shaping is not None:
+            return self.shaping.rewards(self.game, final)[self.seat]
+        return 0.0 if final is None else final[self.seat]
 
     def _advance(self) -> None:
         """Chance and the bots play until the agent must decide or the game is over."""
@@ -136,11 +150,12 @@ class JamaicaEnv(gymnasium.Env[dict[str, Any], np.int64]):
 
     def _mask(self) -> np.ndarray:
         s = self.game
-        return action_mask(s.legal if not self.done and s.current_player() == self.seat else ())
+        legal = s.legal if not self.done and s.current_player() == self.seat else ()
+        return self.view.mask(legal, self.seat)
 
     def _obs(self) -> ObsDict:
         s = self.game
-        return {"observation": encode(s, self.seat), "action_mask": self._mask()}
+        return {"observation": self.view.vector(s, self.seat), "action_mask": self._mask()}
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self._mask(), "seat": self.seat}

@@ -4,18 +4,24 @@
   player who takes them, as in the rules).
 - Options in the vocabulary shared with OpenSpiel (`jamaica.envs.vocabulary`): `players`,
   `edition` ("2021" or "classic"), `ghost_ship` (None, True, False or auto/on/off), `max_rounds`,
-  `reward`.
+  `reward`; and the environments' own (`jamaica.envs.options`): `observation` ("absolute",
+  "relative" or "fixed": seat-relative and one size for 2–6 players; actions seat-relative unless
+  absolute), `reward_shaping` (score-delta rewards adding up to the final reward) and
+  `illegal_action` ("raise" or "penalize": the offender gets a negative reward and the game ends,
+  as with PettingZoo's `TerminateIllegalWrapper`).
 - Observation: `{"observation": float32[size], "action_mask": int8[140]}`; the vector is
-  `jamaica.envs.encoding.encode(state, player)` (its layout is documented there); the mask is
+  `jamaica.envs.encoding.encode(state, player)` (its layout is documented there; `encode_fixed`
+  with `observation="fixed"`); the mask is
   all zeros except for the agent whose turn it is. Actions are the player-action ids 0–139 of the
   catalog in `jamaica.rules.actions` (`Discrete(140)`, as OpenSpiel's `num_distinct_actions`; the
   chance outcomes 140–205 never reach an agent).
 - Chance (dice, draws, blind steals) is resolved inside. Seeding follows Gymnasium: `reset(seed=s)`
   starts a stream of episodes and each plain `reset()` after it plays the next one
   (`jamaica.envs.seeding`).
-- Rewards, at the end only: `reward="rank"` (default) gives 1 − 2·(rank − 1)/(ships − 1): +1 for
-  the winner, −1 for the last ship (the Ghost Ship counts in the ranking; shared places are
-  averaged, the R8 tie-break applies); `reward="score"` gives the final score; `reward="win"`
+- Rewards, at the end only (at every step with `reward_shaping=True`, adding up to the same):
+  `reward="rank"` (default) gives 1 − 2·(rank − 1)/(ships − 1): +1 for the winner, −1 for the
+  last ship (the Ghost Ship counts in the ranking; shared places are averaged, the R8 tie-break
+  applies); `reward="score"` gives the final score; `reward="win"`
   1 shared among the winning players.
 - `render_mode="ansi"`: `render()` returns the board and the ships as text.
 """
@@ -25,7 +31,6 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
@@ -33,7 +38,7 @@ from pettingzoo.utils import wrappers
 from ..rules import CHANCE, State, new_game
 from ..rules.actions import ACTIONS, NUM_PLAYER_ACTIONS
 from . import vocabulary
-from .encoding import action_mask, encode, observation_size
+from .options import Observation, illegal_penalty, shaping
 from .seeding import EpisodeSeeds
 
 
@@ -52,7 +57,8 @@ def ansi(state: State) -> str:
 def env(**kwargs: Any) -> AECEnv:
     """The environment with PettingZoo's order-enforcing wrapper. (An out-of-range or illegal
     action needs no extra wrapper: the engine refuses it with `IllegalActionError`, a
-    ValueError naming the legal actions, and changes nothing.)"""
+    ValueError naming the legal actions, and changes nothing; or, with
+    `illegal_action="penalize"`, the environment ends the game and penalizes the offender.)"""
     return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
 
 
@@ -68,25 +74,22 @@ class raw_env(AECEnv):  # type: ignore[misc]
         max_rounds: int = 100,
         reward: str = "rank",
         render_mode: str | None = None,
+        observation: str = "absolute",
+        reward_shaping: bool = False,
+        illegal_action: str = "raise",
     ) -> None:
         super().__init__()
         if render_mode not in (None, "ansi"):
             raise ValueError("render_mode must be None or ansi")
         self.config = vocabulary.config(players, edition, ghost_ship, max_rounds)
         self.reward_kind = vocabulary.reward(reward)
+        self.view = Observation(observation, self.config)
+        self.shaping = shaping(self.reward_kind, reward_shaping)
+        self.illegal_action = vocabulary.illegal_action(illegal_action)
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
-        size = observation_size(self.config)
-        self.observation_spaces = {
-            a: spaces.Dict(
-                {
-                    "observation": spaces.Box(-1.0, 2.0, (size,), np.float32),
-                    "action_mask": spaces.Box(0, 1, (NUM_PLAYER_ACTIONS,), np.int8),
-                }
-            )
-            for a in self.possible_agents
-        }
+        self.observation_spaces = {a: self.view.space() for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(NUM_PLAYER_ACTIONS) for a in self.possible_agents}
         self.game: State = new_game(self.config, log=False)
         self.rng = random.Random()
@@ -102,6 +105,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.rng = self.seeds.episode(seed)
         self.game = new_game(self.config, log=False)
         self._chance()
+        if self.shaping is not None:
+            self.shaping.reset(self.game)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -119,8 +124,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
         p = self._index[agent]
         s = self.game
         # the decider's mask; never at the end (TERMINAL is no player)
-        mask = action_mask(s.legal if s.q[1] == p else ())  # type: ignore[index]
-        return {"observation": encode(s, p), "action_mask": mask}
+        mask = self.view.mask(s.legal if s.q[1] == p else (), p)  # type: ignore[index]
+        return {"observation": self.view.vector(s, p), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -129,18 +134,38 @@ class raw_env(AECEnv):  # type: ignore[misc]
             return
         s = self.game
         i = int(action)  # type: ignore[arg-type]
+        if self.view.relative:
+            i = self.view.absolute(i, self._index[agent])
+        self._cumulative_rewards[agent] = 0.0
+        if self.illegal_action == "penalize" and i not in s.legal:
+            return self._penalize(agent)
         s.apply(ACTIONS[i] if 0 <= i < NUM_PLAYER_ACTIONS else i)  # an Action: checked cheaply
         self._chance()
-        self._cumulative_rewards[agent] = 0.0
-        # Rewards come at the end only: until then `rewards` stays all zeros (set by `reset`)
-        # and there is nothing to accumulate.
-        if s.is_terminal():
-            for a, r in zip(self.agents, self.final_rewards(), strict=True):
-                self.rewards[a] = r
+        over = s.is_terminal()
+        if over:
+            for a in self.agents:
                 self.terminations[a] = True
-            self._accumulate_rewards()
         else:
             self.agent_selection = self.possible_agents[s.current_player()]
+        if self.shaping is not None:
+            self._reward(self.shaping.rewards(s, self.final_rewards() if over else None))
+        elif over:  # without shaping, rewards come at the end only: until then `rewards` stays
+            self._reward(self.final_rewards())  # all zeros (set by `reset`)
+
+    def _reward(self, rewards: list[float]) -> None:
+        for a, r in zip(self.agents, rewards, strict=True):
+            self.rewards[a] = r
+        self._accumulate_rewards()
+
+    def _penalize(self, agent: str) -> None:
+        """An illegal action with `illegal_action="penalize"`: the game ends, the offender gets
+        the penalty and the others 0 (as PettingZoo's `TerminateIllegalWrapper` does)."""
+        final = [0.0] * self.config.players
+        final[self._index[agent]] = illegal_penalty(self.reward_kind)
+        for a in self.agents:
+            self.terminations[a] = True
+        self.infos[agent] = {**self.infos[agent], "illegal_action": True}
+        self._reward(final if self.shaping is None else self.shaping.rewards(self.game, final))
 
     def final_rewards(self) -> list[float]:
         return vocabulary.returns(self.game, self.reward_kind)

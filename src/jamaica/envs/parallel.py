@@ -1,7 +1,8 @@
 """Jamaica as a PettingZoo `ParallelEnv`: the card choice is simultaneous (RULES §4.2).
 
 `jamaica.envs.parallel.parallel_env(players=4, ...)` takes the options of `jamaica_v0` (the
-shared vocabulary of `jamaica.envs.vocabulary`) and has the same agents, spaces and rewards.
+shared vocabulary of `jamaica.envs.vocabulary`, with `observation`, `reward_shaping` and
+`illegal_action`: `jamaica.envs.options`) and has the same agents, spaces and rewards.
 
 - A step where cards are chosen: every player who has still to choose acts at once
   (`{agent: "play CARD" id}`); the cards are given to the engine in its order, and no one sees
@@ -10,7 +11,11 @@ shared vocabulary of `jamaica.envs.vocabulary`) and has the same agents, spaces 
   mask is all zeros and its action is ignored (it may be left out or be None), as in PettingZoo's
   `turn_based_aec_to_parallel`.
 - Every step's actions are checked before any is applied: a missing or illegal action of an
-  acting agent raises `IllegalActionError` and changes nothing.
+  acting agent raises `IllegalActionError` and changes nothing; with
+  `illegal_action="penalize"` it ends the game instead, nothing applied: each offender gets the
+  penalty (`options.illegal_penalty`), the others 0, and the offender's info
+  `"illegal_action": True` (so PettingZoo's `parallel_seed_test`, which samples actions without
+  masks, runs).
 - Infos: `{"acting": bool}` per agent.
 
 Conversions (PettingZoo's own wrappers, see `aec_env` and `turn_based`):
@@ -36,10 +41,18 @@ from ..rules.actions import ACTION_NAMES, NUM_PLAYER_ACTIONS, PLAY
 from ..rules.data import NUM_CARDS
 from ..rules.ops import T_CHOOSE
 from . import jamaica_v0, vocabulary
-from .encoding import action_mask, encode, observation_size
+from .options import Observation, illegal_penalty, shaping
 from .seeding import EpisodeSeeds
 
 ObsDict = dict[str, np.ndarray]
+# A step's observations, rewards, terminations, truncations and infos.
+Step = tuple[
+    dict[str, ObsDict],
+    dict[str, float],
+    dict[str, bool],
+    dict[str, bool],
+    dict[str, dict[str, Any]],
+]
 
 
 class parallel_env(ParallelEnv):  # type: ignore[misc]
@@ -53,28 +66,28 @@ class parallel_env(ParallelEnv):  # type: ignore[misc]
         max_rounds: int = 100,
         reward: str = "rank",
         render_mode: str | None = None,
+        observation: str = "absolute",
+        reward_shaping: bool = False,
+        illegal_action: str = "raise",
     ) -> None:
         if render_mode not in (None, "ansi"):
             raise ValueError("render_mode must be None or ansi")
         self.config = vocabulary.config(players, edition, ghost_ship, max_rounds)
         self.reward_kind = vocabulary.reward(reward)
+        self.view = Observation(observation, self.config)
+        self.shaping = shaping(self.reward_kind, reward_shaping)
+        self.illegal_action = vocabulary.illegal_action(illegal_action)
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self.agents: list[str] = []
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
-        self._size = observation_size(self.config)
         self.seeds = EpisodeSeeds()
         self.rng = self.seeds.episode()
         self.game: State = new_game(self.config, log=False)
 
     @functools.cache  # noqa: B019  (one space object per agent, as the API asks)
     def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return spaces.Dict(
-            {
-                "observation": spaces.Box(-1.0, 2.0, (self._size,), np.float32),
-                "action_mask": spaces.Box(0, 1, (NUM_PLAYER_ACTIONS,), np.int8),
-            }
-        )
+        return self.view.space()
 
     @functools.cache  # noqa: B019
     def action_space(self, agent: str) -> spaces.Space[Any]:
@@ -103,41 +116,74 @@ class parallel_env(ParallelEnv):  # type: ignore[misc]
         self.rng = self.seeds.episode(seed)
         self.game = new_game(self.config, log=False)
         self._chance()
+        if self.shaping is not None:
+            self.shaping.reset(self.game)
         self.agents = self.possible_agents[:]
         return self._observe(self.acting()), self._infos(self.acting())
 
-    def step(self, actions: dict[str, Any]) -> tuple[
-        dict[str, ObsDict],
-        dict[str, float],
-        dict[str, bool],
-        dict[str, bool],
-        dict[str, dict[str, Any]],
-    ]:  # fmt: skip
+    def step(self, actions: dict[str, Any]) -> Step:
         s = self.game
         if not self.agents:
             return {}, {}, {}, {}, {}
         acting = self.acting()
         chosen: dict[int, int] = {}
+        offenders: list[int] = []
         for p, legal in acting.items():
             agent = self.possible_agents[p]
             action = actions.get(agent)
-            if action is None:
-                raise IllegalActionError(f"{agent} must act now; legal: {_names(legal)}")
-            if int(action) not in legal:
-                raise IllegalActionError(
-                    f"{agent}: {_name(int(action))!r} is not legal now; legal: {_names(legal)}"
-                )
-            chosen[p] = int(action)
+            a = -1 if action is None else self._absolute(action, p)
+            if a not in legal:
+                if self.illegal_action == "penalize":
+                    offenders.append(p)
+                elif action is None:
+                    raise IllegalActionError(f"{agent} must act now; legal: {_names(legal)}")
+                else:
+                    raise IllegalActionError(
+                        f"{agent}: {_name(a) if a >= 0 else action!r} is not legal now; "
+                        f"legal: {_names(legal)}"
+                    )
+            chosen[p] = a
+        if offenders:
+            return self._penalize(offenders)
         while chosen:  # the engine asks in its own order (cards: one player after another)
             s.apply(chosen.pop(s.current_player()))
         self._chance()
-        agents = self.agents
         over = s.is_terminal()
         returns = vocabulary.returns(s, self.reward_kind)
+        if self.shaping is not None:
+            returns = self.shaping.rewards(s, returns if over else None)
+        return self._outcome(returns, over)
+
+    def _absolute(self, action: Any, p: int) -> int:
+        """The catalog id of an agent's action (-1 for one that is no integer)."""
+        try:
+            a = int(action)
+        except (TypeError, ValueError):
+            return -1
+        return self.view.absolute(a, p) if self.view.relative else a
+
+    def _penalize(self, offenders: list[int]) -> Step:
+        """Illegal actions with `illegal_action="penalize"`: the game ends as it is."""
+        final = [0.0] * self.config.players
+        for p in offenders:
+            final[p] = illegal_penalty(self.reward_kind)
+        if self.shaping is not None:
+            final = self.shaping.rewards(self.game, final)
+        out = self._outcome(final, True, acting={})
+        for p in offenders:
+            out[4][self.possible_agents[p]]["illegal_action"] = True
+        return out
+
+    def _outcome(
+        self, returns: list[float], over: bool, acting: dict[int, list[int]] | None = None
+    ) -> Step:
+        """A step's five dicts for `returns`, each player's reward; the agents leave if
+        `over`."""
+        agents = self.agents
         rewards = {a: returns[self._index[a]] for a in agents}
         terminations = dict.fromkeys(agents, over)
         truncations = dict.fromkeys(agents, False)
-        now = self.acting()
+        now = self.acting() if acting is None else acting
         observations, infos = self._observe(now), self._infos(now)
         if over:
             self.agents = []
@@ -153,8 +199,8 @@ class parallel_env(ParallelEnv):  # type: ignore[misc]
         out = {}
         for agent in self.agents:
             p = self._index[agent]
-            mask = action_mask(acting.get(p, ()))
-            out[agent] = {"observation": encode(s, p), "action_mask": mask}
+            mask = self.view.mask(acting.get(p, ()), p)
+            out[agent] = {"observation": self.view.vector(s, p), "action_mask": mask}
         return out
 
     def _infos(self, acting: dict[int, list[int]]) -> dict[str, dict[str, Any]]:

@@ -5,6 +5,12 @@ The names are the rules core's `Config`: `players`, `edition` (`"2021"` or `"cla
 for all: `"score"` (the final score), `"rank"` (1 − 2·(rank − 1)/(ships − 1): +1 for the winner, −1
 for the last ship) or `"win"` (1 shared among the winning players, 0 otherwise).
 
+The environments' own options (PettingZoo AEC and parallel, Gymnasium; `jamaica.envs.options`
+says what each does): `observation` (`"absolute"`, `"relative"`: seat-relative, or `"fixed"`:
+seat-relative and one size for 2–6 players; actions are seat-relative unless absolute),
+`reward_shaping` (False, or True: score-delta rewards that add up to the final reward) and, for
+PettingZoo, `illegal_action` (`"raise"` or `"penalize"`).
+
 Two spellings exist only because OpenSpiel's game strings cannot say everything: `ghost_ship`
 also takes `"auto"`, `"on"`, `"off"` (a parameter cannot be None), and `edition` also takes
 `"modern"` for `"2021"` (`python_jamaica(edition=2021)` would read a number). Every API accepts
@@ -19,6 +25,8 @@ from ..rules import Config, State
 from ..rules.config import EDITIONS
 
 REWARDS: Final = ("score", "rank", "win")
+OBSERVATIONS: Final = ("absolute", "relative", "fixed")
+ILLEGAL_ACTIONS: Final = ("raise", "penalize")
 GHOST_WORDS: Final[dict[str, bool | None]] = {"auto": None, "on": True, "off": False}
 EDITION_ALIASES: Final = {"modern": "2021"}
 # The bounds of a player's return, per reward (a final score lies within [-14, 76]).
@@ -55,6 +63,26 @@ def reward(value: Any) -> str:
     if value not in REWARDS:
         raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {value!r}")
     return str(value)
+
+
+def observation(value: Any) -> str:
+    if value not in OBSERVATIONS:
+        raise ValueError(f"observation must be one of {', '.join(OBSERVATIONS)}, not {value!r}")
+    return str(value)
+
+
+def illegal_action(value: Any) -> str:
+    if value not in ILLEGAL_ACTIONS:
+        raise ValueError(
+            f"illegal_action must be one of {', '.join(ILLEGAL_ACTIONS)}, not {value!r}"
+        )
+    return str(value)
+
+
+def reward_shaping(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"reward_shaping must be True or False, not {value!r}")
+    return value
 
 
 def config(
