@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import sys
 from pathlib import Path
 
 import numpy  # noqa: F401  (the [rl] extra, installed with [dev]: a missing one fails)
@@ -134,6 +135,21 @@ def test_jamaica_train_writes_weights_and_a_learning_curve(tmp_path: Path) -> No
     assert main([*argv, "--plot", str(plot)]) == 0
     assert Policy.load(str(out)).w1.shape == (64, FEATURES)
     assert plot.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_train_plot_without_matplotlib_fails_before_training(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 27: with only the [rl] extra, `--plot` used to train the whole budget, then crash.
+    Now it stops at once, saying how to install matplotlib, and trains nothing."""
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # as if it were not installed
+    out = tmp_path / "w.npz"
+    argv = ["train", "--games", "8", "--out", str(out), "--plot", str(tmp_path / "c.png")]
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2
+    assert "pip install 'jamaica[lab]'" in capsys.readouterr().err
+    assert not out.exists()
 
 
 def test_training_keeps_the_best_weights_seen(tmp_path: Path) -> None:

@@ -278,6 +278,18 @@ def plot_curve(curve: Curve, path: str, window: int = 25) -> None:
     plt.close(fig)
 
 
+def check_plotting() -> None:
+    """Fail before training, not after it: `--plot` needs matplotlib, which the `[rl]` extra
+    does not install (the `[lab]` extra does)."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError as e:
+        raise ValueError(
+            "--plot needs matplotlib, which is not installed: pip install 'jamaica[lab]' "
+            "(or pip install matplotlib), or leave out --plot"
+        ) from e
+
+
 def command(
     *,
     minutes: float,
@@ -297,6 +309,8 @@ def command(
         raise ValueError("--minutes must be positive and --games at least 1")
     if not 2 <= players <= 6:
         raise ValueError("--players must be from 2 to 6")
+    if plot:
+        check_plotting()
     console = Console(stderr=True)
     recent: dict[str, list[float]] = {}
     columns = (
@@ -334,4 +348,4 @@ def command(
     return curve
 
 
-__all__ = ["Curve", "Point", "command", "gradients", "plot_curve", "train"]
+__all__ = ["Curve", "Point", "check_plotting", "command", "gradients", "plot_curve", "train"]
