@@ -9,9 +9,11 @@ interleaved in one process (so a busy machine slows both sides alike).
 `--against-commit REV` times PettingZoo against the code of an earlier commit, checked out from
 git and imported beside this checkout in the same process (`bench_versions`: the way to compare
 with an earlier version, engine included; e.g. 1fe44fe, the commit before the research issue);
-`--playthrough` rewrites tests/envs/playthroughs/python_jamaica.txt instead; `--ismcts-game` plays
-one heads-up game of OpenSpiel's `ISMCTSBot` at 1,000 simulations per move against `greedy` and
-times it (minutes).
+`--playthrough [FILE]` writes OpenSpiel's playthrough instead, to FILE or by default to the
+source checkout's tests/envs/playthroughs/python_jamaica.txt (found from this module's place, not
+from the current directory; without a checkout FILE is needed), and says where;
+`--ismcts-game` plays one heads-up game of OpenSpiel's `ISMCTSBot` at 1,000 simulations per move
+against `greedy` and times it (minutes).
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ import sys
 import time
 import timeit
 from collections.abc import Callable
-from typing import Any
+from pathlib import Path
+from typing import Any, Final
 
 import pyspiel
 
@@ -143,20 +146,48 @@ def ismcts_game(simulations: int = 1000, seed: int = 1) -> dict[str, float]:
             "ISMCTSBot return": returns[0]}  # fmt: skip
 
 
-def write_playthrough(path: str = "tests/envs/playthroughs/python_jamaica.txt") -> None:
+# The committed playthrough of a source checkout: src/jamaica/envs/bench.py → the checkout.
+PLAYTHROUGH: Final = (
+    Path(__file__).resolve().parents[3] / "tests" / "envs" / "playthroughs" / "python_jamaica.txt"
+)
+
+
+def playthrough_path(given: str | None = None) -> Path:
+    """Where `--playthrough` writes: `given`, or the checkout's committed playthrough."""
+    if given:
+        return Path(given)
+    if not PLAYTHROUGH.parent.is_dir():
+        raise ValueError(
+            f"no source checkout here ({PLAYTHROUGH.parent} does not exist): "
+            "give a file, --playthrough FILE"
+        )
+    return PLAYTHROUGH
+
+
+def write_playthrough(path: str | Path | None = None) -> Path:
+    """Write OpenSpiel's playthrough of a short game to `path` (by default the checkout's
+    committed one, see `playthrough_path`) and return where."""
     from open_spiel.python.algorithms import generate_playthrough
+
+    target = playthrough_path(None if path is None else str(path))
 
     text = generate_playthrough.playthrough(
         "python_jamaica(players=2,max_rounds=1)", None, alsologtostdout=False, seed=1
     )
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(text)
+    target.write_text(text, encoding="utf-8")
+    return target
 
 
 def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
     if "--playthrough" in args:
-        write_playthrough()
+        at = args.index("--playthrough") + 1
+        given = args[at] if at < len(args) and not args[at].startswith("--") else None
+        try:
+            path = write_playthrough(given)
+        except ValueError as e:
+            sys.exit(f"--playthrough: {e}")
+        print(f"playthrough written to {path.resolve()}")
         return
     if "--against-commit" in args:  # the code of an earlier commit, in a git worktree
         at = args.index("--against-commit") + 1
