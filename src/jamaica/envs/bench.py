@@ -8,7 +8,8 @@ interleaved in one process (so a busy machine slows both sides alike).
 
 `--against-commit REV` times PettingZoo against the code of an earlier commit, checked out from
 git and imported beside this checkout in the same process (`bench_versions`: the way to compare
-with an earlier version, engine included; e.g. 1fe44fe, the commit before the research issue);
+with an earlier version, engine included; e.g. 1fe44fe, the commit before the research issue),
+the bare `raw_env`, or with `--wrapped` the wrapped `jamaica_v0.env()`;
 `--playthrough [FILE]` writes OpenSpiel's playthrough instead, to FILE or by default to the
 source checkout's tests/envs/playthroughs/python_jamaica.txt (found from this module's place, not
 from the current directory; without a checkout FILE is needed), and says where;
@@ -194,7 +195,7 @@ def main(argv: list[str] | None = None) -> None:
         if at >= len(args):
             sys.exit("--against-commit needs a commit, e.g. --against-commit 1fe44fe")
         rev = args[at]
-        for name, value in compare(rev).items():
+        for name, value in compare(rev, wrapped="--wrapped" in args).items():
             print(f"{name:40} {value:12.2f}")
         return
     if "--ismcts-game" in args:  # minutes: not part of the default run
