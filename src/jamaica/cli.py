@@ -247,13 +247,18 @@ def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
         "--games", type=int, default=1_000_000, help=_("or stop after this many games")
     )
     trn.add_argument(
-        "--opponents", default="random,greedy", help=_("bot specs or self, one per game")
+        "--opponents", default=None, help=_("bot specs or self, one per game")
     )
     trn.add_argument("--players", type=int, default=2, help=_("players per game (default 2)"))
     trn.add_argument("--seed", type=int, default=1)
     trn.add_argument("--out", default="learned.npz", help=_("the weights (default learned.npz)"))
     trn.add_argument("--plot", default=None, help=_("draw the learning curve to this PNG"))
     trn.add_argument("--init", default=None, help=_("start from these weights (.npz)"))
+    trn.add_argument("--algo", choices=("reinforce", "ppo"), default="reinforce",
+                     help=_("reinforce: the learned bot, numpy (default); ppo: the deep bot, JAX "
+                            "(the jax extra), cloning --teacher then PPO, --out a folder"))
+    trn.add_argument("--teacher", default="medium", help=_("ppo: the bot cloned first"))
+    trn.add_argument("--export", default=None, help=_("ppo: copy the best weights here"))
     sim = sub.add_parser("simulate", help=_("design statistics over many games of one bot"))
     _config_args(sim, _)
     sim.add_argument("--bot", default="greedy", help=_("the bot in every seat (default greedy)"))
@@ -628,10 +633,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(dbcommands.copy(ns.source, ns.target))
         elif ns.command in ("play", "replay"):
             return _terminal(ns)
+        elif ns.command == "train" and ns.algo == "ppo":
+            try:
+                from .learn.jax.command import settings_from, train_ppo
+            except ImportError as e:
+                raise ValueError(f"--algo ppo needs pip install 'jamaica[jax]': {e}") from e
+            train_ppo(settings_from(ns), ns.out, ns.export, ns.plot)
         elif ns.command == "train":
             from .learn.trainer import command
 
-            opponents = [b.strip() for b in ns.opponents.split(",")]
+            opponents = [b.strip() for b in (ns.opponents or "random,greedy").split(",")]
             command(minutes=ns.minutes, games=ns.games, opponents=opponents, players=ns.players,
                     seed=ns.seed, out=ns.out, plot=ns.plot, init=ns.init)  # fmt: skip
         elif ns.command == "i18n":

@@ -23,7 +23,7 @@ from .greedy import GreedyBot
 from .ismcts import ISMCTSBot
 from .levels import LEVEL_SPECS, LEVELS, RulesBot
 
-BOTS: Final = ("random", "greedy", "ismcts", "learned", "rules")
+BOTS: Final = ("random", "greedy", "ismcts", "learned", "deep", "rules")
 FALLBACK: Final = "greedy"  # the bot that decides when a seat's own bot cannot
 MAX_SPEC: Final = 200  # characters
 
@@ -81,6 +81,7 @@ _OPTIONS: Final[dict[str, dict[str, _Option]]] = {
         "knowledge": _Option(str, choices=("basic", "expert")),
     },
     "learned": {},
+    "deep": {},
 }
 
 
@@ -138,6 +139,12 @@ def make_bot(spec: str, seed: int | None = None) -> Agent:
         except ImportError as e:
             raise ValueError(f"the learned bot needs numpy (pip install 'jamaica[rl]'): {e}") from e
         return LearnedBot(seed)
+    if name == "deep":
+        try:
+            from .deep import DeepBot  # numpy: the [rl] extra
+        except ImportError as e:
+            raise ValueError(f"the deep bot needs numpy (pip install 'jamaica[rl]'): {e}") from e
+        return DeepBot(seed)
     return ISMCTSBot(seed, **options)
 
 
