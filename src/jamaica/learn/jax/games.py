@@ -28,9 +28,9 @@ from ..deep import DeepPolicy, probabilities
 from ..features import FEATURES, features, outputs
 
 SELF = "self"
-# Player counts drawn per game: heads-up (the target) six times in ten, 3 to 6 players the rest,
-# so the one network plays every count.
-PLAYER_MIX: tuple[int, ...] = (2, 2, 2, 2, 2, 2, 3, 4, 5, 6)
+# Player counts drawn per game: heads-up (the target, and the cheapest game: one opponent to
+# run) three times in four, 3 to 6 players the rest, so the one network plays every count.
+PLAYER_MIX: tuple[int, ...] = (2,) * 12 + (3, 4, 5, 6)
 
 
 @dataclass
