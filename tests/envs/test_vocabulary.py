@@ -16,6 +16,7 @@ import pytest
 import jamaica.envs.openspiel  # noqa: F401  (registers python_jamaica)
 from jamaica import Config
 from jamaica.envs import jamaica_v0, parallel, vocabulary
+from jamaica.envs.encoding import FIXED_SIZE, observation_size
 from jamaica.envs.gym_env import JamaicaEnv
 from jamaica.rules import NUM_PLAYER_ACTIONS
 
@@ -50,6 +51,25 @@ def test_every_api_takes_every_reward(reward: str) -> None:
     assert JamaicaEnv(reward=reward).reward_kind == reward
 
 
+@pytest.mark.parametrize("observation", vocabulary.OBSERVATIONS)
+def test_every_environment_takes_every_observation_and_the_shaping(observation: str) -> None:
+    """The environments' own options (issue 27) are read alike, to the same sizes."""
+    size = FIXED_SIZE if observation == "fixed" else observation_size(Config(3))
+    envs: list[Any] = [
+        jamaica_v0.raw_env(players=3, observation=observation, reward_shaping=True),
+        parallel.parallel_env(players=3, observation=observation, reward_shaping=True),
+    ]
+    for env in envs:
+        assert env.view.kind == observation and env.shaping is not None
+        assert env.observation_space("player_2")["observation"].shape == (size,)
+    gym = JamaicaEnv(opponents=["random"] * 2, observation=observation, reward_shaping=True)
+    assert gym.view.kind == observation and gym.shaping is not None
+    assert gym.observation_space["observation"].shape == (size,)
+    for kind in vocabulary.ILLEGAL_ACTIONS:
+        assert jamaica_v0.raw_env(illegal_action=kind).illegal_action == kind
+        assert parallel.parallel_env(illegal_action=kind).illegal_action == kind
+
+
 def test_unknown_words_are_refused_alike() -> None:
     for bad in ({"edition": "2007"}, {"ghost_ship": "maybe"}, {"reward": "elo"}):
         with pytest.raises(ValueError, match=next(iter(bad))):
@@ -58,6 +78,10 @@ def test_unknown_words_are_refused_alike() -> None:
             JamaicaEnv(**bad)  # type: ignore[arg-type]
         with pytest.raises(Exception, match=next(iter(bad))):
             pyspiel.load_game("python_jamaica", bad)
+    for bad in ({"observation": "global"}, {"reward_shaping": 1}):  # the environments' own
+        for make in (jamaica_v0.raw_env, parallel.parallel_env, JamaicaEnv):
+            with pytest.raises(ValueError, match=next(iter(bad))):
+                make(**bad)
 
 
 def test_one_action_count() -> None:
