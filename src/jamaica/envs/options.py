@@ -91,28 +91,39 @@ def illegal_penalty(reward: str) -> float:
 class Shaping:
     """Score-delta reward shaping for every player of a game (see the module's docstring)."""
 
-    __slots__ = ("last", "scale", "start")
+    __slots__ = ("last", "scale", "seen", "start")
 
     def __init__(self, reward: str) -> None:
         low, high = vocabulary.RETURN_BOUNDS[reward]
         self.scale = 1.0 if reward == "score" else (high - low) / SCORE_RANGE
         self.start: list[int] = []
         self.last: list[float] = []
+        self.seen: tuple[Any, ...] = ()
 
     def reset(self, s: State) -> None:
         self.start = [score(s, p).total for p in range(s.n)]
         self.last = [0.0] * s.n
+        self.seen = _scored(s)
 
     def rewards(self, s: State, final: list[float] | None = None) -> list[float]:
         """Each player's reward for the steps since the last call: the change of its potential
         (`final`, the final rewards, once the game is over)."""
         if final is None:
+            seen = _scored(s)
+            if seen == self.seen:  # most steps move no ship, no cargo and no card: no change
+                return [0.0] * s.n
+            self.seen = seen
             now = [(score(s, p).total - self.start[p]) * self.scale for p in range(s.n)]
         else:
             now = list(final)
         out = [b - a for a, b in zip(self.last, now, strict=True)]
         self.last = now
         return out
+
+
+def _scored(s: State) -> tuple[Any, ...]:
+    """What the scores are made of (`scoring.score`): courses, holds, face-down cards."""
+    return (*s.pos, *s.lap, *s.hold_types, *s.hold_counts, *s.face_down)
 
 
 def shaping(reward: str, on: Any) -> Shaping | None:
