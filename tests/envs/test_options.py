@@ -57,21 +57,26 @@ def test_shaped_rewards_add_up_to_the_final_reward(reward: str) -> None:
 
 def test_a_shaped_reward_is_the_change_of_the_own_score() -> None:
     """With `reward="score"` each step's reward is the change of the player's score (position,
-    doubloons, treasures) over the step, until the end."""
-    e = jamaica_v0.raw_env(players=3, reward="score", reward_shaping=True)
-    e.reset(seed=7)
-    rng = random.Random(7)
-    changes = 0
-    while not all(e.terminations.values()):
-        before = [sc.total for sc in e.game.scores()]
-        e.step(rng.choice(_legal(e.observe(e.agent_selection)["action_mask"])))
-        if e.game.is_terminal():
-            break
-        after = [sc.total for sc in e.game.scores()]
-        for p, agent in enumerate(e.possible_agents):
-            assert e.rewards[agent] == after[p] - before[p]
-            changes += after[p] != before[p]
-    assert changes > 10
+    doubloons, treasures) over the step, until the end; steps that move only treasure cards
+    (a blind steal, a cursed card given) included."""
+    changes = cards_only = 0
+    for seed in range(4):
+        e = jamaica_v0.raw_env(players=4, reward="score", reward_shaping=True)
+        e.reset(seed=seed)
+        rng = random.Random(seed)
+        while not all(e.terminations.values()):
+            s = e.game
+            before, cards = [sc.total for sc in s.scores()], list(s.face_down)
+            others = (list(s.pos), list(s.hold_types), list(s.hold_counts))
+            e.step(rng.choice(_legal(e.observe(e.agent_selection)["action_mask"])))
+            if s.is_terminal():
+                break
+            after = [sc.total for sc in s.scores()]
+            for p, agent in enumerate(e.possible_agents):
+                assert e.rewards[agent] == after[p] - before[p]
+            changes += after != before
+            cards_only += cards != s.face_down and others == (s.pos, s.hold_types, s.hold_counts)
+    assert changes > 40 and cards_only > 0
 
 
 def test_shaping_in_the_parallel_env_adds_up_too() -> None:
