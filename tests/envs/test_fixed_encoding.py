@@ -104,6 +104,17 @@ def test_the_observers_own_block_comes_first() -> None:
         assert captain[(s.cap - p) % 5] == 1.0
 
 
+def test_it_writes_into_a_batch_row() -> None:
+    batch = np.full((2, FIXED_SIZE), 9.0, np.float32)  # stale values are overwritten
+    four = positions(Config(players=4), seed=2)[5]
+    two = positions(Config(players=2), seed=2)[5]
+    row = batch[0]
+    assert encode_fixed(four, 3, out=row) is row
+    encode_fixed(two, 1, out=batch[1])
+    assert np.array_equal(batch[0], encode_fixed(four, 3))
+    assert np.array_equal(batch[1], encode_fixed(two, 1))
+
+
 def test_the_ghost_ship_has_a_fixed_place() -> None:
     for config in (Config(players=2), Config(players=4, ghost_ship=True)):
         s = positions(config, seed=5)[3]

@@ -495,12 +495,16 @@ def observation_size_of(n: int, k: int) -> int:
     return stop
 
 
-def encode_fixed(s: State, player: int | None) -> np.ndarray:
+def encode_fixed(s: State, player: int | None, *, out: np.ndarray | None = None) -> np.ndarray:
     """The float32[`FIXED_SIZE`] vector `player` observes in `s`, one size for 2–6 players:
     `encode(s, player, relative=True)` with seat blocks padded to six seats (zeros for seats
     that do not exist), the Ghost Ship's block at its fixed place (ship 6), and a seat mask
-    (`"seats"`: 1 for each seat that exists, then 1 if the Ghost Ship sails)."""
+    (`"seats"`: 1 for each seat that exists, then 1 if the Ghost Ship sails). Written into
+    `out` if given (a row of a batch, say) and returned."""
     where, template = _fixed_frame(s.n, s.ns)
-    out = template.copy()
+    if out is None:
+        out = template.copy()
+    else:
+        out[:] = template
     out[where] = encode(s, player, relative=True)
     return out
