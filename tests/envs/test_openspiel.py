@@ -14,6 +14,8 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 import jamaica.envs.openspiel  # noqa: F401  (registers python_jamaica)
 
+NONE = pyspiel.PrivateInfoType.NONE
+
 
 @pytest.mark.parametrize(
     "params",
@@ -211,24 +213,50 @@ def test_leak7_pay_order_recalled() -> None:
             )
 
 
-def test_leak7_no_fake_information_state_tensor() -> None:
+def test_leak7_information_state_tensor_is_the_perfect_recall_observers() -> None:
+    """The information state tensor (issue 27) is the single-player perfect-recall observer's:
+    its size is the game's, its `dict` names the parts (envs/infostate.py), pyspiel's C++ path
+    reads the same values as the state's own method; the public perfect-recall observer still
+    has a string only."""
     from open_spiel.python.observation import make_observation
 
     from jamaica.envs.encoding import observation_size
+    from jamaica.envs.infostate import information_state_layout, information_state_size
     from jamaica.envs.openspiel import config_of
 
     game = pyspiel.load_game("python_jamaica", {"players": 3})
-    assert not game.get_type().provides_information_state_tensor
+    assert game.get_type().provides_information_state_tensor
     assert game.get_type().provides_information_state_string
     assert game.get_type().provides_observation_tensor
+    config = config_of({"players": 3})[0]
+    size = information_state_size(config)
+    assert game.information_state_tensor_shape() == [size]
+    assert game.information_state_tensor_size() == size
+    assert pyspiel.Game.information_state_tensor_shape(game) == [size]  # pyspiel's own
     state = game.new_initial_state()
-    _play_until(state, random.Random(4), lambda s: not s.is_chance_node())
-    with pytest.raises(pyspiel.SpielError, match="no information state tensor"):
-        state.information_state_tensor(0)
-    with pytest.raises(pyspiel.SpielError, match="no information state tensor"):
-        game.information_state_tensor_shape()
-    assert make_observation(game, pyspiel.IIGObservationType(perfect_recall=True)).tensor is None
-    size = observation_size(config_of({"players": 3})[0])
+    _play_until(state, random.Random(4), lambda s: s.move_number() > 60 and not s.is_chance_node())
+    info = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
+    layout = information_state_layout(config)
+    assert list(info.dict) == list(layout)
+    for p in range(3):
+        values = state.information_state_tensor(p)
+        assert isinstance(values, list) and len(values) == size
+        assert values == pyspiel.State.information_state_tensor(state, p)  # through C++
+        info.set_from(state, p)
+        assert info.tensor.tolist() == values
+        for name, (part, shape) in layout.items():
+            assert info.dict[name].shape == shape
+            assert info.dict[name].ravel().tolist() == values[part]
+        assert values[layout["view"][0]] == state.observation_tensor(p)
+    assert state.information_state_tensor() == state.information_state_tensor(
+        state.current_player()
+    )
+    for bad in (-1, 3):
+        with pytest.raises(pyspiel.SpielError):
+            state.information_state_tensor(bad)
+    public = pyspiel.IIGObservationType(perfect_recall=True, private_info=NONE)
+    assert make_observation(game, public).tensor is None
+    size = observation_size(config)
     assert len(state.observation_tensor(0)) == size
     assert game.observation_tensor_shape() == [size]
 
@@ -419,3 +447,72 @@ def test_playthrough_replays_to_the_committed_file() -> None:
     original, regenerated = generate_playthrough.replay(str(path))
     assert original == regenerated
     assert 'PrivateObservationString(0) = "hand' in original
+
+
+# --- issue 27: defects --------------------------------------------------------------------------
+EDITIONS_AND_GHOSTS = [
+    (players, edition, ghost)
+    for edition in ("2021", "modern", "classic")
+    for ghost in ("auto", "on", "off")
+    for players in (2, 3)
+    if not (players == 2 and ghost == "off")
+]
+
+
+@pytest.mark.parametrize(("players", "edition", "ghost"), EDITIONS_AND_GHOSTS, ids=str)
+def test_each_edition_and_ghost_setting_round_trips(players: int, edition: str, ghost: str) -> None:
+    """`str(game)` loads back to the same game (the 2021 edition is written `modern`: `2021`
+    would read as a number), and a game and state serialized together load back."""
+    from jamaica.envs.openspiel import config_of
+
+    params = {"players": players, "edition": edition, "ghost_ship": ghost, "max_rounds": 3}
+    game = pyspiel.load_game("python_jamaica", params)
+    again = pyspiel.load_game(str(game))
+    assert str(again) == str(game)
+    assert config_of(again.get_parameters()) == config_of(params)
+    assert game.get_parameters()["edition"] == ("classic" if edition == "classic" else "modern")
+    state = game.new_initial_state()
+    _play_until(state, random.Random(1), lambda s: s.move_number() >= 40 or s.is_terminal())
+    text = pyspiel.serialize_game_and_state(game, state)
+    game2, state2 = pyspiel.deserialize_game_and_state(text)
+    assert str(game2) == str(game)
+    assert state2.history() == state.history() and str(state2) == str(state)
+    for p in range(players):
+        assert state2.information_state_string(p) == state.information_state_string(p)
+        assert state2.information_state_tensor(p) == state.information_state_tensor(p)
+
+
+@pytest.mark.parametrize("edition", ["2021", "classic"])
+def test_random_sim_test_serializes_both_editions(edition: str) -> None:
+    """OpenSpiel's own simulation test, serializing through the game string at every step (it
+    failed for the 2021 edition before)."""
+    game = pyspiel.load_game("python_jamaica", {"players": 2, "edition": edition,
+                                                "max_rounds": 4})  # fmt: skip
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def test_max_chance_nodes_in_history_is_the_derived_bound() -> None:
+    """The bound of `envs/bounds.py` (chance nodes per round × rounds + the setup's), for Python
+    and C++ callers alike, and random games stay within it."""
+    from jamaica.envs.bounds import bound
+    from jamaica.envs.openspiel import config_of
+
+    for params in ({"players": 2}, {"players": 4, "edition": "classic", "max_rounds": 20},
+                   {"players": 6, "ghost_ship": "off"}):  # fmt: skip
+        game = pyspiel.load_game("python_jamaica", params)
+        expected = bound(config_of(params)[0]).max_chance_nodes
+        assert game.max_chance_nodes_in_history() == expected
+        assert pyspiel.Game.max_chance_nodes_in_history(game) == expected
+        assert expected < game.max_game_length()
+    game = pyspiel.load_game("python_jamaica", {"players": 2, "max_rounds": 10})
+    rng = random.Random(2)
+    state = game.new_initial_state()
+    chance = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            chance += 1
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(actions, probs)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert 0 < chance <= game.max_chance_nodes_in_history()

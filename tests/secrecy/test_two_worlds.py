@@ -10,7 +10,8 @@ receives must be identical in both:
   answer it, p's legal answers, the question in words with its hints, in English and in French;
 - `resample(p, rng)` for the same rng (a bot's determinization is a function of p's information);
 - the PettingZoo observation (also the fixed-size seat-relative one with its relative mask) and
-  the OpenSpiel observation strings, tensors and information state;
+  the OpenSpiel observation strings, tensors and information state (its string and its tensor,
+  issue 27; and the string and tensor of every observer);
 - one step on: the game's next answer, mirrored in the second world, must give p the same again
   (so whether a question is asked, and of whom, cannot depend on a secret), unless that step shows
   p a value the second world was free to deal differently (a card revealed, a treasure seen).
@@ -137,7 +138,8 @@ class Envs:
     def openspiel(self, s: State, p: int, answers: list[int]) -> list[Any]:
         state = JamaicaState(self.game, s, answers)
         out: list[Any] = [state.observation_string(p), state.information_state_string(p),
-                          list(state.observation_tensor(p))]  # fmt: skip
+                          list(state.observation_tensor(p)),
+                          state.information_state_tensor(p)]  # fmt: skip
         for observer in self.observers:
             out.append(observer.string_from(state, p))
             if observer.tensor is not None:

@@ -23,9 +23,12 @@ observation (public and the player's private information, no perfect recall):
 - perfect recall: the view above and, in order, every event and every answer (the player's own
   decisions, the chance outcomes and other players' decisions) that observer saw —
   `view.answer_seen_by` decides which answers a player sees. With `SINGLE_PLAYER` this is
-  `information_state_string`. A perfect-recall observer has no tensor: a fixed-size history of a
-  game of ~1,000 decisions is not practical, so the game does not provide
-  `information_state_tensor`.
+  `information_state_string`, and its tensor is `information_state_tensor`
+  (`jamaica.envs.infostate`): the observation tensor and everything else the player knows —
+  the cards known in each hand, who knows which face-down card, the treasures not placed, counts
+  of what the player saw and chose — a fixed size per game, the same for equal information
+  states (the module's docstring says what it keeps of the history: all but the order). Its
+  observer's `dict` names the parts. The public perfect-recall observer has a string only.
 - `PrivateInfoType.ALL_PLAYERS` and observers without public information are refused.
 
 `resample_from_infostate` draws the hidden cards with `State.resample` and keeps what the player
@@ -39,7 +42,8 @@ import hashlib
 import json
 import pickle
 import random
-from typing import Any, Final, NoReturn
+from array import array
+from typing import Any, Final
 
 import numpy as np
 import pyspiel
@@ -51,9 +55,10 @@ from ..rules.events import EVENT_NAMES
 from ..rules.ops import KIND_NAMES, PUBLIC_BIT
 from ..rules.progress import question, resolving
 from ..rules.view import answer_seen_by, cards
-from . import vocabulary
+from . import infostate, vocabulary
 from .bounds import bound
 from .encoding import encode, observation_size
+from .infostate import information_state_layout, information_state_size
 
 _DEFAULTS = {"players": 4, "edition": "modern", "ghost_ship": "auto", "max_rounds": 100,
              "reward": "score"}  # fmt: skip
@@ -69,7 +74,7 @@ _GAME_TYPE = pyspiel.GameType(
     max_num_players=6,
     min_num_players=2,
     provides_information_state_string=True,
-    provides_information_state_tensor=False,
+    provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
     parameter_specification=_DEFAULTS,
@@ -83,10 +88,6 @@ _WHO_SHIFT = 17
 _AT_SHIFT = 20
 _BELOW_AT = (1 << _AT_SHIFT) - 1
 _PUBLIC_SEEN = [(1 << PUBLIC_BIT) | ((1 << n) - 1) for n in range(7)]
-_NO_INFO_STATE_TENSOR = (
-    "python_jamaica provides no information state tensor (a perfect-recall history of ~1,000 "
-    "decisions has no practical fixed size): use information_state_string or observation_tensor"
-)
 
 
 def config_of(params: dict[str, Any]) -> tuple[Config, str]:
@@ -95,9 +96,22 @@ def config_of(params: dict[str, Any]) -> tuple[Config, str]:
     return config, vocabulary.reward(p["reward"])
 
 
+def game_parameters(params: dict[str, Any] | None) -> dict[str, Any]:
+    """The parameters as the game keeps them, in the spelling its game string can be read back
+    in: `edition=2021` would read as a number, so the 2021 edition is kept as "modern" (and a
+    `ghost_ship` given as None/True/False as its word)."""
+    p = dict(params or {})
+    if "edition" in p and vocabulary.edition(p["edition"]) == "2021":
+        p["edition"] = "modern"
+    if "ghost_ship" in p and not isinstance(p["ghost_ship"], str):
+        p["ghost_ship"] = vocabulary.ghost_word(vocabulary.ghost_ship(p["ghost_ship"]))
+    return p
+
+
 class JamaicaGame(pyspiel.Game):  # type: ignore[misc]
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         self.config, self.reward = config_of(params or {})
+        params = game_parameters(params)
         n = self.config.players
         low, high = vocabulary.RETURN_BOUNDS[self.reward]
         info = pyspiel.GameInfo(
@@ -109,17 +123,23 @@ class JamaicaGame(pyspiel.Game):  # type: ignore[misc]
             utility_sum=None,
             max_game_length=bound(self.config).max_game_length,  # derived in envs/bounds.py
         )
-        super().__init__(_GAME_TYPE, info, params or {})
+        super().__init__(_GAME_TYPE, info, params)
         self.size = observation_size(self.config)
+        self.info_size = information_state_size(self.config)
 
     def new_initial_state(self) -> JamaicaState:
         return JamaicaState(self)
 
-    def information_state_tensor_shape(self) -> NoReturn:
-        raise pyspiel.SpielError(_NO_INFO_STATE_TENSOR)
+    def max_chance_nodes_in_history(self) -> int:
+        """The bound derived from the rules (`envs/bounds.py`: chance nodes per round times the
+        rounds, plus the setup's), not the game-length bound."""
+        return bound(self.config).max_chance_nodes
 
-    def information_state_tensor_size(self) -> NoReturn:
-        raise pyspiel.SpielError(_NO_INFO_STATE_TENSOR)
+    def information_state_tensor_shape(self) -> list[int]:
+        return [self.info_size]
+
+    def information_state_tensor_size(self) -> int:
+        return self.info_size
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> JamaicaObserver:
         return JamaicaObserver(
@@ -141,10 +161,12 @@ class _Core:
     attribute of a Python state) copies it at the engine's speed: `engine` (the rules' `State`,
     its event log included), `answers` (every answer, with who saw it: see `_SEEN_SHIFT`),
     `recall` (per observer, players then the public: how far its recall digest has read, and
-    the digest; immutable, so shared by clones), and `shared` (the template every new game
-    starts from: copied before its first change)."""
+    the digest; immutable, so shared by clones), `infos` (per player: how far the counts of the
+    information state tensor have read, and the counts; shared by clones, copied before they
+    are extended) and `shared` (the template every new game starts from: copied before its first
+    change)."""
 
-    __slots__ = ("answers", "engine", "history", "recall", "reward", "shared")
+    __slots__ = ("answers", "engine", "history", "infos", "recall", "reward", "shared")
 
     def __init__(
         self,
@@ -154,6 +176,7 @@ class _Core:
         recall: list[_Recall | None] | None = None,
         history: list[tuple[int, str]] | None = None,
         shared: bool = False,
+        infos: list[_Counts | None] | None = None,
     ) -> None:
         self.engine = engine
         self.answers = answers
@@ -164,12 +187,12 @@ class _Core:
         self.history: list[tuple[int, str]] = (
             history if history is not None else [(0, "")] * engine.n
         )
+        self.infos: list[_Counts | None] = infos if infos is not None else [None] * engine.n
         self.shared = shared
 
     def copy(self) -> _Core:
-        return _Core(
-            self.engine.clone(), self.answers[:], self.reward, self.recall[:], self.history[:]
-        )
+        return _Core(self.engine.clone(), self.answers[:], self.reward, self.recall[:],
+                     self.history[:], infos=self.infos[:])  # fmt: skip
 
     def __deepcopy__(self, memo: Any) -> _Core:
         return self.copy()
@@ -179,6 +202,7 @@ class _Core:
 
 
 _Recall = tuple[int, int, Any, str]  # answers read, events read, the blake2b object, its digest
+_Counts = tuple[int, int, "array[float]"]  # answers read, events read, the history counts
 _TEMPLATES: dict[tuple[Config, str], _Core] = {}
 
 
@@ -281,6 +305,7 @@ class JamaicaState(pyspiel.State):  # type: ignore[misc]
         new = _Core(engine, answers, core.reward)
         done = _recall(core, player_id)  # the same recall: carry the digest over
         new.recall[player_id] = (len(answers), n, done[2], done[3])
+        new.infos[player_id] = (len(answers), n, _counts(core, player_id))  # and the counts
         if len(core.answers) == self.move_number():
             history = _masked_history(core, player_id)
         else:  # a state built by hand, or itself resampled: its history as it is
@@ -311,8 +336,18 @@ class JamaicaState(pyspiel.State):  # type: ignore[misc]
         values: list[float] = encode(s, who).tolist()
         return values
 
-    def information_state_tensor(self, player: int | None = None) -> NoReturn:
-        raise pyspiel.SpielError(_NO_INFO_STATE_TENSOR)
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        """Everything `player` (default: the current player) knows, as a list of floats
+        (`jamaica.envs.infostate`), written straight from the engine and the player's counts (C++
+        callers take pyspiel's path through `JamaicaObserver` and read the same values)."""
+        core = self._core
+        s = core.engine
+        who = s.current_player() if player is None else player
+        if not (isinstance(who, int) and 0 <= who < s.n):
+            raise pyspiel.SpielError(
+                f"information_state_tensor: player must be 0..{s.n - 1}, not {who}"
+            )
+        return infostate.as_list(s, who, _counts(core, who))
 
     def __deepcopy__(self, memo: Any) -> JamaicaState:
         clone: JamaicaState = self.clone()  # OpenSpiel's clone keeps history() and move_number()
@@ -368,6 +403,29 @@ def _recall(core: _Core, who: int) -> _Recall:
 
 
 _NEW_DIGEST = hashlib.blake2b(digest_size=16)
+
+
+def _counts(core: _Core, player: int) -> array[float]:
+    """The history counts of `player`'s information state tensor (`infostate.add_events`,
+    `add_answer`), brought up to date from where they were last read."""
+    done = core.infos[player]
+    answers = core.answers
+    events = core.engine.events or ()
+    na, ne = len(answers), len(events)
+    if done is not None and done[0] == na and done[1] == ne:
+        return done[2]
+    if done is None:
+        a0, e0, h = 0, 0, infostate.new_history(core.engine.n)
+    else:
+        a0, e0, h = done[0], done[1], done[2][:]  # the old counts may be shared with clones
+    infostate.add_events(h, core.engine.n, player, events, e0)
+    bit = _SEEN_SHIFT + player
+    for k in range(a0, na):
+        r = answers[k]
+        if r >> bit & 1:
+            infostate.add_answer(h, r >> _WHO_SHIFT & 7 == player, r & 0xFF)
+    core.infos[player] = (na, ne, h)
+    return h
 
 
 def _masked_history(core: _Core, player: int) -> str:
@@ -427,8 +485,10 @@ def secrets(s: State, player: int) -> str:
 
 
 class JamaicaObserver:
-    """What one observer sees (see the module docstring): `tensor` (None with perfect recall)
-    from `encoding`, `string_from` the view and, with perfect recall, everything seen."""
+    """What one observer sees (see the module docstring): `tensor` from `encoding` (the
+    observation) or, with perfect recall for one player, from `infostate` (its `dict` names the
+    parts; the public perfect-recall observer has none); `string_from` the view and, with
+    perfect recall, everything seen."""
 
     def __init__(self, game: Any, iig_obs_type: Any, params: Any = None) -> None:
         if params:
@@ -456,13 +516,25 @@ class JamaicaObserver:
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
         self.tensor: np.ndarray | None = None
         self.dict: dict[str, np.ndarray] = {}
-        if not self.perfect_recall and not self.secrets_only:
-            self.tensor = np.zeros(observation_size(settings(game)[0]), np.float32)
+        config = settings(game)[0]
+        if self.secrets_only or (self.perfect_recall and not self.private):
+            pass
+        elif self.perfect_recall:
+            self.tensor = np.zeros(information_state_size(config), np.float32)
+            for name, (part, shape) in information_state_layout(config).items():
+                self.dict[name] = self.tensor[part].reshape(shape)
+        else:
+            self.tensor = np.zeros(observation_size(config), np.float32)
             self.dict["observation"] = self.tensor
 
     def set_from(self, state: JamaicaState, player: int) -> None:
-        if self.tensor is not None:
-            encode(state._core.engine, player if self.private else None, out=self.tensor)
+        if self.tensor is None:
+            return
+        core = state._core
+        if self.perfect_recall:
+            infostate.write(core.engine, player, _counts(core, player), self.tensor)
+        else:
+            encode(core.engine, player if self.private else None, out=self.tensor)
 
     def string_from(self, state: JamaicaState, player: int) -> str:
         if self.secrets_only:
