@@ -389,3 +389,14 @@ def test_changing_what_the_player_knows_changes_the_tensor_and_nothing_else_does
     for name in ("a card's type, swapped with the pile", "the order of two events",
                  "an event unseen"):  # fmt: skip
         assert kept[name] > 0, (name, changed, kept)
+
+
+def test_the_benchmark_times_what_it_says() -> None:
+    """`python -m jamaica.envs.bench --infostate` prints the tensor's µs per call (≤ 50: see the
+    docs); here only that it runs and measures every figure, not how fast (the machine is
+    shared)."""
+    from jamaica.envs.bench import infostate_figures
+
+    figures = infostate_figures(games=1, players_counts=(2,), number=2)
+    assert len(figures) == 7
+    assert all(np.isfinite(v) and v > 0 for v in figures.values()), figures

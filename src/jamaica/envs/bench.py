@@ -14,7 +14,12 @@ the bare `raw_env`, or with `--wrapped` the wrapped `jamaica_v0.env()`;
 source checkout's tests/envs/playthroughs/python_jamaica.txt (found from this module's place, not
 from the current directory; without a checkout FILE is needed), and says where;
 `--ismcts-game` plays one heads-up game of OpenSpiel's `ISMCTSBot` at 1,000 simulations per move
-against `greedy` and times it (minutes).
+against `greedy` and times it (minutes);
+`--infostate` times the information state tensor (`envs/infostate.py`, issue 27: ≤ 50 µs a call)
+for 2, 4 and 6 players: a state read again (its counts already up to date), the same through
+pyspiel's C++ path (the observer), every player's tensor after every action of random games (what
+OpenSpiel's `rl_environment` asks; the counts extended as the game goes), and a state built from
+its engine and answers alone (the counts read from the whole log: the worst case).
 """
 
 from __future__ import annotations
@@ -37,9 +42,14 @@ from .encoding import encode
 from .openspiel import JamaicaState
 
 
-def _best(fn: Callable[[], Any], number: int, repeat: int = 5) -> float:
-    """Seconds per call: the best of `repeat` runs."""
-    return min(timeit.repeat(fn, number=number, repeat=repeat)) / number
+def _best(
+    fn: Callable[[], Any],
+    number: int,
+    repeat: int = 5,
+    timer: Callable[[], float] = time.perf_counter,
+) -> float:
+    """Seconds per call: the best of `repeat` runs (timed by `timer`)."""
+    return min(timeit.repeat(fn, number=number, repeat=repeat, timer=timer)) / number
 
 
 def _at_decision(game: Any, decisions: int, seed: int) -> JamaicaState:
@@ -114,10 +124,62 @@ def figures(seed: int = 1) -> dict[str, float]:
         out[f"  of which the encoder µs @{decisions}"] = (
             _best(lambda s=engine, q=p: encode(s, q), 300) * 1e6  # type: ignore[misc]
         )
+        out[f"information state tensor µs @{decisions}"] = (
+            _best(lambda s=state, q=p: s.information_state_tensor(q), 300) * 1e6  # type: ignore[misc]
+        )
     out["PettingZoo steps/s"] = _pettingzoo_steps(2000, seed)
     new_os, old_os = _openspiel_steps(False, 2000, seed), _openspiel_steps(True, 2000, seed)
     out["OpenSpiel steps/s (clone + apply)"], out["OpenSpiel steps/s before"] = new_os, old_os
     out["OpenSpiel speed-up"] = new_os / old_os
+    return out
+
+
+def infostate_figures(
+    seed: int = 1, games: int = 3, players_counts: tuple[int, ...] = (2, 4, 6), number: int = 300
+) -> dict[str, float]:
+    """The information state tensor's cost per call, in µs of this process's CPU time (the
+    machine is shared: waiting for a core is not the tensor's cost). See the module docstring."""
+    out: dict[str, float] = {}
+    cpu = time.process_time
+    for players in players_counts:
+        game = pyspiel.load_game("python_jamaica", {"players": players})
+        for decisions in (50, 200):
+            state = _at_decision(game, decisions, seed)
+            p = max(0, state.current_player())
+            state.information_state_tensor(p)  # the counts brought up to date once
+            call = state.information_state_tensor
+            out[f"{players}p tensor µs @{decisions}"] = (
+                _best(lambda f=call, q=p: f(q), number, 9, cpu) * 1e6  # type: ignore[misc]
+            )
+            cpp = pyspiel.State.information_state_tensor
+            out[f"{players}p  through pyspiel (C++) µs @{decisions}"] = (
+                _best(lambda f=cpp, s=state, q=p: f(s, q), number, 9, cpu) * 1e6  # type: ignore[misc]
+            )
+
+            def fresh(g: Any = game, c: Any = state._core) -> Any:
+                return JamaicaState(g, c.engine, c.answers[:]).information_state_tensor(0)
+
+            out[f"{players}p  counts read afresh µs @{decisions}"] = (
+                _best(fresh, max(1, number // 10), 5, cpu) * 1e6
+            )
+        rng = random.Random(seed)
+        calls, spent = 0, 0.0
+        for _ in range(games):
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    actions, probs = zip(*state.chance_outcomes(), strict=True)
+                    state.apply_action(rng.choices(actions, probs)[0])
+                    continue
+                start = cpu()
+                for q in range(players):
+                    state.information_state_tensor(q)
+                spent += cpu() - start
+                calls += players
+                state.apply_action(rng.choice(state.legal_actions()))
+        out[f"{players}p  along random games µs (every player, every decision)"] = (
+            spent / calls * 1e6
+        )
     return out
 
 
@@ -197,6 +259,10 @@ def main(argv: list[str] | None = None) -> None:
         rev = args[at]
         for name, value in compare(rev, wrapped="--wrapped" in args).items():
             print(f"{name:40} {value:12.2f}")
+        return
+    if "--infostate" in args:
+        for name, value in infostate_figures().items():
+            print(f"{name:56} {value:8.1f}")
         return
     if "--ismcts-game" in args:  # minutes: not part of the default run
         for name, value in ismcts_game().items():

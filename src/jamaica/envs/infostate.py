@@ -205,30 +205,38 @@ def _bits(width: int, mask: int) -> array[float]:
 _CARD_BITS: Final = tuple(_bits(NUM_CARDS, m) for m in range(1 << NUM_CARDS))
 
 
-@cache
-def _frame(config: Config) -> tuple[int, int, int, array[float]]:
-    """The offsets (in the knowledge block: the parts after the view) of known_in_hand, places
-    and pool; the knowledge block's size; and its zeros."""
-    parts = {name: part for name, part, _ in _layout(config)}
-    base = parts["view"].stop
-    stop = parts["pool"].stop - base
-    return (parts["places"].start - base, parts["pool"].start - base, stop,
-            array("f", bytes(4 * stop)))  # fmt: skip
+_FRAMES: dict[tuple[int, int], tuple[int, int, int, int, array[float]]] = {}
+
+
+def _frame(s: State) -> tuple[int, int, int, int, array[float]]:
+    """The offsets of known_in_hand, places, pool and the history counts, and the tensor's
+    zeros (kept per number of players and ships: the layout depends on nothing else)."""
+    frame = _FRAMES.get((s.n, s.ns))
+    if frame is None:
+        parts = {name: part for name, part, _ in _layout(s.cfg)}
+        zeros = array("f", bytes(4 * information_state_size(s.cfg)))
+        starts = [parts[name].start for name in ("known_in_hand", "places", "pool", "recall")]
+        frame = _FRAMES[s.n, s.ns] = (starts[0], starts[1], starts[2], starts[3], zeros)
+    return frame
 
 
 _PLACE_STEP: Final = 1 / PLACE_SCALE
 _POOL_STEP: Final = 1 / POOL_SCALE
+_FLOAT32: Final = np.dtype(np.float32)
 
 
-def knowledge(s: State, player: int) -> array[float]:
-    """The parts known_in_hand, places and pool for `player` in `s` (see the module docstring)."""
+def tensor(s: State, player: int, history: array[float]) -> array[float]:
+    """The tensor of `player` in `s`, with their `history` counts (`add_events`, `add_answer`),
+    as a fresh array of floats."""
     n = s.n
-    o_places, o_pool, _, zeros = _frame(s.cfg)
+    o_known, o_places, o_pool, o_history, zeros = _frame(s)
     v = zeros[:]
+    encode(s, player, out=np.frombuffer(v, _FLOAT32)[:o_known])
     known = s.known_in_hand
     for q in range(n):
         if known[q]:
-            v[q * NUM_CARDS : (q + 1) * NUM_CARDS] = _CARD_BITS[known[q]]
+            i = o_known + q * NUM_CARDS
+            v[i : i + NUM_CARDS] = _CARD_BITS[known[q]]
     width = 1 + n
     pool = s.pile[:]
     places = s.face_down
@@ -254,36 +262,17 @@ def knowledge(s: State, player: int) -> array[float]:
     for t in range(NUM_TREASURE_TYPES):
         if pool[t]:
             v[o_pool + t] = pool[t] * _POOL_STEP
+    v[o_history:] = history
     return v
 
 
-_FLOAT32: Final = np.dtype(np.float32)
-
-
 def write(s: State, player: int, history: array[float], out: np.ndarray) -> np.ndarray:
-    """The tensor of `player` in `s`, with their `history` counts, written into `out`."""
-    view = observation_size(s.cfg)
-    encode(s, player, out=out[:view])
-    k = knowledge(s, player)
-    stop = view + len(k)
-    out[view:stop] = np.frombuffer(k, _FLOAT32)
-    out[stop:] = np.frombuffer(history, _FLOAT32)
+    """The tensor written into `out` (and returned)."""
+    out[:] = np.frombuffer(tensor(s, player, history), _FLOAT32)
     return out
 
 
-@cache
-def _zeros_list(size: int) -> list[float]:
-    return [0.0] * size
-
-
 def as_list(s: State, player: int, history: array[float]) -> list[float]:
-    """The tensor as a list of floats (what pyspiel's `information_state_tensor` returns). Most
-    values are zeros: the list is copied from one of zeros and only the others are set (a float
-    object per value would cost more than the rest of the tensor)."""
-    v = np.concatenate((encode(s, player), np.frombuffer(knowledge(s, player), _FLOAT32),
-                        np.frombuffer(history, _FLOAT32)))  # fmt: skip
-    where = np.flatnonzero(v)
-    values = _zeros_list(len(v))[:]
-    for i, x in zip(where.tolist(), v[where].tolist(), strict=True):
-        values[i] = x
+    """The tensor as a list of floats (what pyspiel's `information_state_tensor` returns)."""
+    values: list[float] = tensor(s, player, history).tolist()
     return values
