@@ -1,4 +1,8 @@
-"""The fixed catalog of actions: a stable small integer id and a short text form for each.
+from __future__ import annotations
+
+# The module's docstring, assigned: the compiled build (mypyc) keeps no docstring literal of a
+# module, and the catalog's table below is read back by a test.
+__doc__ = """The fixed catalog of actions: a stable small integer id and a short text form for each.
 
 Player decisions and chance outcomes share one catalog (ids 0 … NUM_ACTIONS-1), grouped by kind:
 
@@ -25,8 +29,6 @@ Player decisions and chance outcomes share one catalog (ids 0 … NUM_ACTIONS-1)
 | 200–205   | `captain P`            | chance  | the first Captain                                   |
 """
 
-from __future__ import annotations
-
 from typing import Final
 
 from .data import (
@@ -40,12 +42,14 @@ from .data import (
     SLOTS,
     TREASURE_NAMES,
 )
+from .plain import python_class
 
 
 class ParseError(ValueError):
     """A text that is not the name of any action."""
 
 
+@python_class  # an int subclass: not a native class in the compiled build
 class Action(int):
     """An action: an int (its catalog id) that prints as its text form."""
 
@@ -66,7 +70,8 @@ class Action(int):
         return ACTION_NAMES[self].split(" ", 1)[0]
 
     @staticmethod
-    def from_id(i: int) -> Action:
+    def from_id(i: object) -> Action:
+        """The action of catalog id `i`; anything else (a bool too) raises `ParseError`."""
         if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < NUM_ACTIONS:
             raise ParseError(f"no action has id {i!r}; ids are 0..{NUM_ACTIONS - 1}")
         return ACTIONS[i]

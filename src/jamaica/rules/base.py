@@ -93,7 +93,11 @@ class BaseState:
     # --- copies ---------------------------------------------------------------------------------
     def clone(self, *, log: bool | None = None) -> Self:
         """An independent copy; `log=False` drops the event log (faster, for search)."""
-        c = object.__new__(self.__class__)
+        cls = self.__class__
+        new = cls.__new__(cls)  # without __init__: every field is set here
+        # Typed as the base class, where the fields are declared: in the compiled build (mypyc,
+        # `jamaica.compiled`) each of them is then set directly, not looked up by name.
+        c: BaseState = new
         c.cfg, c.n, c.ns, c.gh = self.cfg, self.n, self.ns, self.gh
         c.classic, c.all, c.rnd, c.cap = self.classic, self.all, self.rnd, self.cap
         c.roll, c.morning, c.evening = self.roll, self.morning, self.evening
@@ -120,6 +124,8 @@ class BaseState:
         else:
             c.events = (events[:] if events is not None else []) if log else None
         c.history = self.history[:]
-        return c
+        return new
 
-    __copy__ = clone
+    def __copy__(self) -> Self:
+        """`copy.copy(state)`: `state.clone()`."""
+        return self.clone()

@@ -101,7 +101,7 @@ def state_from_dict(d: Any, cls: type[S]) -> S:
         raise
     except ValueError as e:
         raise r.fail("config", str(e)) from None
-    s = object.__new__(cls)
+    s = cls.__new__(cls)  # without __init__: every field is set here
     n, ns = cfg.players, cfg.ships
     s.cfg, s.n, s.ns = cfg, n, ns
     s.gh = n if cfg.ghost else -1

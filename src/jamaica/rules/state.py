@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, overload
 
 from . import battle as _battle  # noqa: F401  (registers its handlers)
 from . import holds as _holds  # noqa: F401
@@ -142,9 +142,14 @@ class State(BaseState):
                 return a
         return self.legal[-1]
 
-    def apply(self, action: Action | int | str) -> None:
+    @overload
+    def apply(self, action: Action | int) -> None: ...
+    @overload
+    def apply(self, action: str) -> None: ...
+    def apply(self, action: object) -> None:
         """Answer the pending question. An illegal action raises IllegalActionError and leaves
-        the state unchanged."""
+        the state unchanged. (Anything is checked: the compiled build, which takes the
+        implementation's parameter type, refuses a float with IllegalActionError too.)"""
         q = self.q
         if action.__class__ is Action and q is not None and action in self.legal:
             a = action  # the common case, checked cheaply
@@ -157,7 +162,7 @@ class State(BaseState):
         DECIDE[kind](self, ctx, a)
         run(self)
 
-    def _check_action(self, action: Action | int | str) -> Action:
+    def _check_action(self, action: object) -> Action:
         if self.q is None or self.q[1] == TERMINAL:
             raise IllegalActionError("the game is over: no action is legal")
         if isinstance(action, str):
