@@ -16,6 +16,7 @@ from .rules import EDITIONS, Config
 from .rules.phrases import N_, P_
 
 if TYPE_CHECKING:
+    from .lab.distributed import Cluster
     from .tui.app import JamaicaApp
 
 # argparse's own words (its gettext messages), translated in our catalog: `argparse_words()`
@@ -70,15 +71,26 @@ def _config_args(p: argparse.ArgumentParser, _: Words) -> None:
 
 def _lab_args(p: argparse.ArgumentParser, games: int, _: Words) -> None:
     p.add_argument("--games", type=int, default=games)
-    p.add_argument(
-        "--workers",
-        type=int,
-        default=os.cpu_count() or 1,
-        help=_("processes (default: every core)"),
-    )
+    _ray_args(p, _)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out", help=_("per-game results: FILE.csv or FILE.json"))
     p.add_argument("--plot", help=_("a figure: FILE.png"))
+
+
+def _ray_args(p: argparse.ArgumentParser, _: Words) -> None:
+    p.add_argument("--workers", type=int, default=None,
+                   help=_("games played at once (default: every core with the ray extra, else "
+                          "1); more than 1 starts a local Ray cluster"))  # fmt: skip
+    p.add_argument("--ray", metavar="ADDRESS", default=None,
+                   help=_("play the games on Ray: local (a cluster of --workers CPUs "
+                          "started here), auto (the running cluster) or its address "
+                          "{address}", address="HOST:PORT"))  # fmt: skip
+
+
+def _cluster(ns: argparse.Namespace) -> Cluster:
+    from .lab.distributed import Cluster
+
+    return Cluster.parse(ns.ray, ns.workers)
 
 
 def _config(ns: argparse.Namespace, players: int | None = None) -> Config:
@@ -263,6 +275,25 @@ def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
     _config_args(sim, _)
     sim.add_argument("--bot", default="greedy", help=_("the bot in every seat (default greedy)"))
     _lab_args(sim, 1000, _)
+    lab = sub.add_parser("lab", help=_("research tables: the baseline table of the bots"))
+    labsub = lab.add_subparsers(dest="lab_command", required=True, metavar="{baseline}")
+    base = labsub.add_parser("baseline", help=_("every bot against a fixed pool over a fixed "
+                             "protocol: a Markdown table with Wilson intervals"))  # fmt: skip
+    base.add_argument("--quick", action="store_true", help=_("4 games per cell (a test)"))
+    base.add_argument("--games", type=int, default=None,
+                      help=_("games per cell (default 400: intervals of about 5 "
+                             "points)"))  # fmt: skip
+    base.add_argument("--seed", type=int, default=2027, help=_("the protocol's seed (2027)"))
+    base.add_argument("--rows", default=None,
+                      help=_("only these rows, comma-separated, each with @N for its own games "
+                             "per cell (e.g. {rows})", rows="random,hard@40"))  # fmt: skip
+    _ray_args(base, _)
+    bray = sub.add_parser("bench-ray", help=_("games per second on 1 and on 2 Ray workers, "
+                          "run in turn, and their ratio"))  # fmt: skip
+    bray.add_argument("--games", type=int, default=40, help=_("games per run (default 40)"))
+    bray.add_argument("--repeat", type=int, default=3, help=_("runs of each (default 3)"))
+    bray.add_argument("--seed", type=int, default=1)
+    bray.add_argument("--bot", default="greedy", help=_("the bot in every seat (default greedy)"))
     i18n = sub.add_parser("i18n", help=_("the translations' catalogs (Babel): extract, compile"))
     i18n.add_argument("step", choices=("extract", "compile"),
                       help=_("extract: every marked message into the template and each language's "
@@ -523,7 +554,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             bots = [b.strip() for b in ns.bots.split(",")]
             config = _config(ns, players=len(bots))
-            tournament(config, bots, ns.games, ns.workers, ns.seed, ns.out, ns.plot)
+            tournament(config, bots, ns.games, _cluster(ns), ns.seed, ns.out, ns.plot)
         elif ns.command == "bench-abuse":
             from .web.abuse import ATTACKS, bench_abuse
 
@@ -660,7 +691,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif ns.command == "simulate":
             from .lab.commands import simulate
 
-            simulate(_config(ns), ns.bot, ns.games, ns.workers, ns.seed, ns.out, ns.plot)
+            simulate(_config(ns), ns.bot, ns.games, _cluster(ns), ns.seed, ns.out, ns.plot)
+        elif ns.command == "lab":
+            from .lab.baseline import DEFAULT_GAMES, QUICK_GAMES, table_command
+
+            games = ns.games or (QUICK_GAMES if ns.quick else DEFAULT_GAMES)
+            print(table_command(games, ns.seed, _cluster(ns), ns.rows))
+        elif ns.command == "bench-ray":
+            from .lab.benchray import bench_ray
+
+            print(bench_ray(ns.games, ns.repeat, ns.seed, ns.bot))
     except ValueError as e:
         parser.exit(2, _("%(prog)s: error: %(message)s\n") % {"prog": "jamaica", "message": e})
     except BrokenPipeError:  # e.g. `jamaica demo | head`

@@ -13,6 +13,7 @@ from rich.console import Console
 
 from jamaica import Config
 from jamaica.lab.commands import simulate, tournament
+from jamaica.lab.distributed import LOCAL, Cluster
 from jamaica.lab.runner import GameResult
 from jamaica.lab.stats import bot_table, elo, wilson
 
@@ -23,13 +24,15 @@ def _quiet() -> Console:
     return Console(file=open("/dev/null", "w"), width=140)
 
 
-def test_a_tournament_is_the_same_for_the_same_seed_whatever_the_workers(tmp_path: Path) -> None:
+def test_a_tournament_is_the_same_for_the_same_seed_whatever_the_workers(
+    ray_cluster: None,
+) -> None:
     config = Config(3)
     bots = ["greedy", "random", "random"]
-    one = tournament(config, bots, 6, 1, seed=4, console=_quiet(), quiet=True)
-    two = tournament(config, bots, 6, 2, seed=4, console=_quiet(), quiet=True)
+    one = tournament(config, bots, 6, Cluster(), seed=4, console=_quiet(), quiet=True)
+    two = tournament(config, bots, 6, Cluster(LOCAL, 2), seed=4, console=_quiet(), quiet=True)
     assert [r.to_dict() for r in one] == [r.to_dict() for r in two]
-    other = tournament(config, bots, 6, 1, seed=5, console=_quiet(), quiet=True)
+    other = tournament(config, bots, 6, Cluster(), seed=5, console=_quiet(), quiet=True)
     assert [r.to_dict() for r in other] != [r.to_dict() for r in one]
     # seats rotate: every bot sits in every seat
     assert {r.bots[0] for r in one} == {"greedy", "random"}
@@ -43,7 +46,7 @@ def test_a_tournament_is_the_same_for_the_same_seed_whatever_the_workers(tmp_pat
 def test_tournament_writes_csv_json_and_a_plot(tmp_path: Path) -> None:
     config = Config(2)
     out_csv, out_json, plot = tmp_path / "r.csv", tmp_path / "r.json", tmp_path / "p.png"
-    results = tournament(config, ["greedy", "random"], 4, 1, 2, str(out_csv), str(plot),
+    results = tournament(config, ["greedy", "random"], 4, Cluster(), 2, str(out_csv), str(plot),
                          console=_quiet(), quiet=True)  # fmt: skip
     rows = list(csv.DictReader(out_csv.open()))
     assert len(rows) == 4 * 3  # two seats and the Ghost Ship per game
@@ -53,14 +56,15 @@ def test_tournament_writes_csv_json_and_a_plot(tmp_path: Path) -> None:
         assert [int(x["total"]) for x in game_rows] == [sc[3] for sc in r.scores]
         assert sum(float(x["win"]) for x in game_rows) == pytest.approx(1.0)
     assert plot.read_bytes().startswith(PNG) and plot.stat().st_size > 10_000
-    tournament(config, ["greedy", "random"], 4, 1, 2, str(out_json), console=_quiet(), quiet=True)
+    tournament(config, ["greedy", "random"], 4, Cluster(), 2, str(out_json), console=_quiet(),
+               quiet=True)  # fmt: skip
     data = json.loads(out_json.read_text())
     assert [d["scores"] for d in data] == [r.scores for r in results]
 
 
 def test_simulate_reports_the_design_figures(tmp_path: Path) -> None:
     plot = tmp_path / "sim.png"
-    fig = simulate(Config(3), "greedy", 6, 2, 1, str(tmp_path / "s.json"), str(plot),
+    fig = simulate(Config(3), "greedy", 6, Cluster(), 1, str(tmp_path / "s.json"), str(plot),
                    console=_quiet(), quiet=True)  # fmt: skip
     assert fig["games"] == 6
     assert 1 <= fig["rounds_min"] <= fig["rounds_mean"] <= fig["rounds_max"] <= 100
@@ -75,11 +79,12 @@ def test_simulate_reports_the_design_figures(tmp_path: Path) -> None:
 
 def test_bad_options_are_refused_before_playing(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="3 bots"):
-        tournament(Config(3), ["greedy"], 2, 1, 1, console=_quiet(), quiet=True)
+        tournament(Config(3), ["greedy"], 2, Cluster(), 1, console=_quiet(), quiet=True)
     with pytest.raises(ValueError, match="unknown bot"):
-        tournament(Config(2), ["greedy", "chess"], 2, 1, 1, console=_quiet(), quiet=True)
+        tournament(Config(2), ["greedy", "chess"], 2, Cluster(), 1, console=_quiet(), quiet=True)
     with pytest.raises(ValueError, match=r"\.csv or \.json"):
-        simulate(Config(2), "random", 2, 1, 1, out=str(tmp_path / "x.txt"), console=_quiet())
+        simulate(Config(2), "random", 2, Cluster(), 1, out=str(tmp_path / "x.txt"),
+                 console=_quiet())  # fmt: skip
 
 
 def _result(game: int, bots: list[str], ranks: list[float], winners: list[int]) -> GameResult:

@@ -13,6 +13,7 @@ from rich.table import Table
 
 from ..bots import parse_spec
 from ..rules import Config
+from .distributed import Cluster
 from .runner import GameResult, Job, game_seed, run_games
 from .stats import bot_table, design_figures, seat_table, win_shares
 
@@ -23,9 +24,9 @@ def make_console() -> Console:
     return console if console.is_terminal else Console(width=140)
 
 
-def _play(jobs: Sequence[Job], workers: int, console: Console, quiet: bool) -> list[GameResult]:
+def _play(jobs: Sequence[Job], cluster: Cluster, console: Console, quiet: bool) -> list[GameResult]:
     if quiet:
-        return run_games(jobs, workers)
+        return run_games(jobs, cluster)
     columns = (
         TextColumn("{task.description}"),
         BarColumn(),
@@ -33,8 +34,8 @@ def _play(jobs: Sequence[Job], workers: int, console: Console, quiet: bool) -> l
         TimeRemainingColumn(),
     )
     with Progress(*columns, console=console, transient=True) as progress:
-        task = progress.add_task("playing", total=len(jobs))
-        return run_games(jobs, workers, lambda _: progress.advance(task))
+        task = progress.add_task(f"playing on {cluster.describe()}", total=len(jobs))
+        return run_games(jobs, cluster, lambda _: progress.advance(task))
 
 
 def check_paths(out: str | None, plot: str | None) -> None:
@@ -72,7 +73,7 @@ def tournament(
     config: Config,
     bots: Sequence[str],
     games: int,
-    workers: int,
+    cluster: Cluster,
     seed: int,
     out: str | None = None,
     plot: str | None = None,
@@ -85,8 +86,8 @@ def tournament(
         raise ValueError(f"{config.players} players need {config.players} bots, not {len(bots)}")
     for spec in bots:
         parse_spec(spec)
-    if games < 1 or workers < 1:
-        raise ValueError("--games and --workers must be at least 1")
+    if games < 1:
+        raise ValueError("--games must be at least 1")
     check_paths(out, plot)
     n = len(bots)
     jobs: list[Job] = []
@@ -94,7 +95,7 @@ def tournament(
         rot = g % n
         seats = tuple(bots[(i - rot) % n] for i in range(n))
         jobs.append((g, game_seed(seed, g), config, seats))
-    results = _play(jobs, workers, console, quiet)
+    results = _play(jobs, cluster, console, quiet)
     table = Table(title=f"{games} games, {config.players} players, {config.edition} edition"
                   + (", Ghost Ship" if config.ghost else "") + f", seed {seed}")  # fmt: skip
     for col in ("bot", "seats", "wins", "win rate (95% CI)", "score", "position", "doubloons",
@@ -118,7 +119,7 @@ def simulate(
     config: Config,
     bot: str,
     games: int,
-    workers: int,
+    cluster: Cluster,
     seed: int,
     out: str | None = None,
     plot: str | None = None,
@@ -128,12 +129,12 @@ def simulate(
     """Design statistics over `games` games with every seat played by the same bot."""
     console = console or make_console()
     parse_spec(bot)
-    if games < 1 or workers < 1:
-        raise ValueError("--games and --workers must be at least 1")
+    if games < 1:
+        raise ValueError("--games must be at least 1")
     check_paths(out, plot)
     seats = tuple([bot] * config.players)
     jobs = [(g, game_seed(seed, g), config, seats) for g in range(games)]
-    results = _play(jobs, workers, console, quiet)
+    results = _play(jobs, cluster, console, quiet)
     fig = design_figures(results)
     table = Table(title=f"{games} games of {bot}, {config.players} players, {config.edition}"
                   + (", Ghost Ship" if config.ghost else ""))  # fmt: skip

@@ -10,11 +10,10 @@ level without its slips) and `greedy` place the three levels against known bots.
 from __future__ import annotations
 
 import json
-import multiprocessing
 import random
 import statistics
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,6 +25,7 @@ from ..bots import LEVEL_SPECS, make_bot, parse_spec
 from ..ratings.model import BETA, MU, SIGMA, TAU, Rating, rate
 from ..ratings.places import places_of
 from ..rules import EDITIONS, Config, State, play_game
+from .distributed import Cluster, run_jobs
 from .runner import game_seed
 
 LEVELS = ("random", "easy", "rules", "greedy", "medium", "hard")
@@ -64,20 +64,12 @@ def schedule(levels: Sequence[str], games: int, seed: int, editions: Sequence[st
 
 
 def play(job: Job) -> Played:
-    """One game (in a worker process): the bots seeded from the game's seed, as the lab does."""
+    """One game (in a Ray worker or here): the bots seeded from the game's seed, as the lab does."""
     config = Config(players=len(job.seats), edition=job.edition)
     agents = [make_bot(spec, job.seed * 10 + seat) for seat, spec in enumerate(job.seats)]
     finals: list[State] = []
     play_game(config, agents, job.seed, final_state=finals)
     return Played(job, tuple(places_of(finals[0])), finals[0].rnd)
-
-
-def _played(jobs: Sequence[Job], workers: int) -> Iterator[Played]:
-    if workers <= 1:
-        yield from map(play, jobs)
-        return
-    with multiprocessing.get_context("spawn").Pool(workers) as pool:
-        yield from pool.imap_unordered(play, jobs, chunksize=1)
 
 
 @dataclass
@@ -136,18 +128,22 @@ def rate_bots(
         raise ValueError(f"no such directory for {out!r}")
     jobs = schedule(levels, games, seed, editions)
     start = time.monotonic()
-    played: list[Played] = []
-    for p in _played(jobs, workers):
-        played.append(p)
-        if not quiet and (len(played) % 10 == 0 or len(played) == len(jobs)):
-            console.print(f"{len(played)}/{len(jobs)} games, {time.monotonic() - start:.0f} s")
+    arrived: list[Played] = []
+
+    def progress(p: Played) -> None:
+        arrived.append(p)
+        if not quiet and (len(arrived) % 10 == 0 or len(arrived) == len(jobs)):
+            console.print(f"{len(arrived)}/{len(jobs)} games, {time.monotonic() - start:.0f} s")
+
+    cluster = Cluster.parse(None, workers)
+    played = run_jobs(play, jobs, cluster, progress)
     seconds = time.monotonic() - start
     standings = rate_games(played, levels)
     ties = sum(1 for p in played if len(set(p.places)) < len(p.places))
     result: dict[str, Any] = {
         "command": command or f"jamaica rate-bots --games {games} --seed {seed}",
         "summary": f"{len(played)} games, {games} per edition, 2-{min(6, len(levels))} players, "
-        f"{seconds:.0f} s on {workers} process(es)",
+        f"{seconds:.0f} s on {cluster.describe()}",
         "model": {
             "name": "openskill PlackettLuce",
             "mu": MU,

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import multiprocessing
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -14,6 +13,7 @@ from ..rules.board import DIST_TO_FINISH
 from ..rules.data import TREASURE_NAMES
 from ..rules.events import E_BATTLE, E_MOVE, E_SHORTAGE
 from ..rules.scoring import rank_key
+from .distributed import Cluster, run_jobs
 
 # The three forks: (merge space, outer lane spaces, inner channel spaces).
 FORKS = ((15, range(7, 13), (13, 14)), (28, range(20, 26), (26, 27)), (41, range(33, 39), (39, 40)))
@@ -104,7 +104,7 @@ Job = tuple[int, int, Config, tuple[str, ...]]
 
 
 def play_job(job: Job) -> GameResult:
-    """One game of a batch (run in a worker process): bots seeded from the game's seed."""
+    """One game of a batch (run in a Ray worker or here): bots seeded from the game's seed."""
     game, seed, config, bots = job
     agents = [make_bot(spec, seed * 10 + seat) for seat, spec in enumerate(bots)]
     finals: list[State] = []
@@ -114,22 +114,9 @@ def play_job(job: Job) -> GameResult:
 
 def run_games(
     jobs: Sequence[Job],
-    workers: int = 1,
+    cluster: Cluster | None = None,
     on_result: Callable[[GameResult], None] | None = None,
 ) -> list[GameResult]:
-    """Play the jobs, on `workers` processes; results in game order whatever the workers."""
-    results: list[GameResult] = []
-    for r in _results(jobs, workers):
-        results.append(r)
-        if on_result is not None:
-            on_result(r)
-    return sorted(results, key=lambda r: r.game)
-
-
-def _results(jobs: Sequence[Job], workers: int) -> Iterator[GameResult]:
-    if workers <= 1:
-        yield from map(play_job, jobs)
-        return
-    ctx = multiprocessing.get_context("spawn")
-    with ctx.Pool(workers) as pool:
-        yield from pool.imap_unordered(play_job, jobs, chunksize=1)
+    """Play the jobs where `cluster` says (default: in this process); results in game order
+    whatever the workers: each game's seed is in its job."""
+    return run_jobs(play_job, jobs, cluster or Cluster(), on_result)

@@ -36,13 +36,17 @@ def load_game(players: int = 2) -> Any:
 
 
 def spiel_ismcts(game: Any, simulations: int, seed: int) -> Any:
-    """OpenSpiel's `ISMCTSBot` with one random rollout per simulation."""
+    """OpenSpiel's `ISMCTSBot` with one random rollout per simulation, every draw seeded.
+
+    Left to itself the bot draws its worlds with an unseeded `pyspiel.UniformProbabilitySampler`,
+    so that a seeded game never plays the same twice; its `_resampler_cb` (the Python port of
+    the C++ bot's `SetResampler`) makes it draw them from its own seeded generator instead."""
     import numpy as np
     from open_spiel.python.algorithms import ismcts, mcts
 
     rs = np.random.RandomState(seed % 2**32)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs)
-    return ismcts.ISMCTSBot(
+    bot = ismcts.ISMCTSBot(
         game,
         evaluator,
         UCT_C,
@@ -50,6 +54,8 @@ def spiel_ismcts(game: Any, simulations: int, seed: int) -> Any:
         random_state=rs,
         allow_inconsistent_action_sets=True,  # other hands differ between worlds
     )
+    bot._resampler_cb = lambda state, player: state.resample_from_infostate(player, rs.uniform)
+    return bot
 
 
 def _chance(state: Any, rng: random.Random) -> int:
