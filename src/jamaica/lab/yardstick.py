@@ -12,15 +12,16 @@ measured, and OpenSpiel's simulations are scaled to match ours. The match report
 each side actually used per question with a choice, so the equality can be checked.
 
     python -m jamaica.lab.yardstick --bot hard --games 100 --seed 17 --workers 2
+
+With `--workers` above 1 or `--ray`, the games are Ray tasks (`jamaica.lab.distributed`).
 """
 
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import random
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -165,16 +166,9 @@ def calibrate(spec: str, points: int = 24, probe: int = 40, seed: int = 5) -> tu
     return max(1, round(probe * t_ours / t_theirs)), per_question
 
 
-def _run(jobs: Sequence[Job], workers: int) -> Iterator[GameOutcome]:
-    if workers <= 1:
-        yield from map(play, jobs)
-        return
-    with multiprocessing.get_context("spawn").Pool(workers) as pool:
-        yield from pool.imap_unordered(play, jobs, chunksize=1)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     from ..bots import parse_spec
+    from .distributed import Cluster, run_jobs
     from .runner import game_seed
     from .stats import wilson
 
@@ -183,7 +177,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--bot", default="hard", help="our bot (a spec)")
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--seed", type=int, default=17)
-    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--workers", type=int, default=1,
+                   help="games at once; more than 1 starts a local Ray cluster")  # fmt: skip
+    p.add_argument("--ray", default=None, help="local, auto or a Ray cluster's HOST:PORT")
     p.add_argument("--simulations", type=int, default=0,
                    help="OpenSpiel's simulations per question (default: equal CPU)")  # fmt: skip
     ns = p.parse_args(argv)
@@ -197,12 +193,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     wins = 0.0
     ours: list[float] = []
     theirs: list[float] = []
-    for done, r in enumerate(_run(jobs, ns.workers), 1):
+    arrived: list[GameOutcome] = []
+
+    def progress(r: GameOutcome) -> None:
+        nonlocal wins
+        arrived.append(r)
         wins += r.share
-        ours += r.ours
-        theirs += r.theirs
-        if done % 10 == 0 or done == ns.games:
-            print(f"{done}/{ns.games} games: {ns.bot} won {wins:g}", flush=True)
+        ours.extend(r.ours)
+        theirs.extend(r.theirs)
+        if len(arrived) % 10 == 0 or len(arrived) == ns.games:
+            print(f"{len(arrived)}/{ns.games} games: {ns.bot} won {wins:g}", flush=True)
+
+    run_jobs(play, jobs, Cluster.parse(ns.ray, ns.workers), progress)
     lo, hi = wilson(wins, ns.games)
     print(f"{ns.bot} vs OpenSpiel ISMCTSBot ({sims} simulations, random rollouts), heads-up, "
           f"{ns.games} games, seed {ns.seed}: {ns.bot} won {wins:g} ({wins / ns.games:.1%}, "
