@@ -79,3 +79,17 @@ def test_a_task_holds_a_few_games() -> None:
     assert chunk_size(6, 1) == 1
     assert chunk_size(400, 2) == 16
     assert chunk_size(100, 2) == 7
+
+
+def test_bench_ray_plays_one_then_two_workers_and_prints_the_ratio(ray_cluster: None) -> None:
+    from jamaica.lab.benchray import bench_ray
+
+    report = bench_ray(games=4, repeat=2, seed=3, bot="random")
+    lines = report.splitlines()
+    runs = [line.split(":")[0] for line in lines[1:5]]
+    assert runs == [f"run {r}, {w} worker(s)" for r in (1, 2) for w in (1, 2)]
+    assert "same results on 1 and 2 workers: yes" in report
+    ratio = float(lines[-1].split(": ")[1].rstrip("x"))
+    assert 0 < ratio < 10
+    with pytest.raises(ValueError, match="--games"):
+        bench_ray(games=0)
