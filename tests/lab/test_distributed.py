@@ -93,3 +93,14 @@ def test_bench_ray_plays_one_then_two_workers_and_prints_the_ratio(ray_cluster: 
     assert 0 < ratio < 10
     with pytest.raises(ValueError, match="--games"):
         bench_ray(games=0)
+
+
+def test_an_address_where_no_cluster_listens_is_refused_at_once() -> None:
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "jamaica", "tournament", "--bots",
+                          "random,random", "--games", "2", "--ray", "127.0.0.1:1"],
+                         capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert "no Ray cluster answers at 127.0.0.1:1" in out.stderr

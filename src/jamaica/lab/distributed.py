@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import os
+import socket
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -108,13 +109,28 @@ def connected(cluster: Cluster) -> Iterator[int]:
             ray.init(address="local", num_cpus=cluster.workers, _node_ip_address="127.0.0.1",
                      **options)  # fmt: skip
         else:
-            ray.init(address=cluster.address, **options)
+            _check_reachable(str(cluster.address))
+            try:
+                ray.init(address=cluster.address, **options)
+            except ConnectionError as e:
+                raise ValueError(f"no Ray cluster at {cluster.address}: {e}") from None
     try:
         cpus = int(ray.cluster_resources().get("CPU", 1))
         yield max(1, min(cluster.workers, cpus) if cluster.workers else cpus)
     finally:
         if own:
             ray.shutdown()
+
+
+def _check_reachable(address: str, timeout: float = 5.0) -> None:
+    """Refuse at once a `HOST:PORT` where nothing listens (Ray itself retries for minutes)."""
+    host, colon, port = address.rpartition(":")
+    if not colon or "://" in address or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host, int(port)), timeout=timeout).close()
+    except OSError as e:
+        raise ValueError(f"no Ray cluster answers at {address}: {e}") from None
 
 
 def _play_chunk(fn: Callable[[S, J], R], shared: S, chunk: Sequence[J]) -> list[R]:
