@@ -106,8 +106,10 @@ def connected(cluster: Cluster) -> Iterator[int]:
         options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
                                    "configure_logging": False}  # fmt: skip
         if cluster.address == LOCAL:
+            # Ray lowers its workers' priority by 15 (its worker_niceness): on a busy machine
+            # they would starve; here they keep the command's own priority.
             ray.init(address="local", num_cpus=cluster.workers, _node_ip_address="127.0.0.1",
-                     **options)  # fmt: skip
+                     _system_config={"worker_niceness": 0}, **options)  # fmt: skip
         else:
             _check_reachable(str(cluster.address))
             try:
