@@ -77,7 +77,8 @@ class Action(int):
         return ACTIONS[i]
 
     @staticmethod
-    def parse(text: str) -> Action:
+    def parse(text: object) -> Action:
+        """The action named by `text` (spaces and case aside); anything else raises `ParseError`."""
         key = " ".join(str(text).split()).lower()
         try:
             return ACTIONS[_BY_NAME[key]]

@@ -90,6 +90,13 @@ class BaseState:
     events: list[tuple[int, ...]] | None
     history: list[int]
 
+    def __new__(cls, *args: Any, **kwargs: Any) -> Self:
+        """An instance with no field set: `State(...)` sets them in `__init__`; `clone` and
+        `from_dict` call this alone. (As Python's own `object.__new__`, written out for the
+        compiled build: there, `object.__new__` is refused outside `__new__`, and a class's
+        `__new__` also runs its `__init__` unless the class defines its own.)"""
+        return super().__new__(cls)
+
     # --- copies ---------------------------------------------------------------------------------
     def clone(self, *, log: bool | None = None) -> Self:
         """An independent copy; `log=False` drops the event log (faster, for search)."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, overload
+from typing import Any, ClassVar, overload
 
 from . import battle as _battle  # noqa: F401  (registers its handlers)
 from . import holds as _holds  # noqa: F401
@@ -203,7 +203,9 @@ class State(BaseState):
             return NotImplemented
         return self.to_dict() == other.to_dict()
 
-    __hash__ = None  # type: ignore[assignment]
+    # Unhashable, as any class that defines __eq__ alone (declared, not assigned: the compiled
+    # build would make an assigned __hash__ an instance field).
+    __hash__: ClassVar[None]  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         who = self.current_player()
