@@ -23,8 +23,7 @@ with a mistake (its seed, seats and round); `--save-games FOLDER` saves those ga
 from __future__ import annotations
 
 import argparse
-import multiprocessing
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import NamedTuple
@@ -66,6 +65,7 @@ from ..rules.events import (
     E_WIN,
 )
 from ..rules.scoring import Score
+from .distributed import Cluster, run_jobs
 
 EVEN: float = 0.5  # an attack on the Ghost Ship with less than this chance is a mistake
 
@@ -349,14 +349,6 @@ def play_and_check(job: Job) -> Played:
     return Played(share, found, seed, actions, lost)
 
 
-def _run(jobs: Sequence[Job], workers: int) -> Iterator[Played]:
-    if workers <= 1:
-        yield from map(play_and_check, jobs)
-        return
-    with multiprocessing.get_context("spawn").Pool(workers) as pool:
-        yield from pool.imap_unordered(play_and_check, jobs, chunksize=1)
-
-
 def save_game(folder: Path, config: Config, bots: Sequence[str], played: Played) -> Path:
     """Write a game with mistakes as a save file `jamaica replay` steps through
     (`mistakes-SEED.json` in `folder`); its path."""
@@ -390,7 +382,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--players", type=int, default=2)
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--seed", type=int, default=15)
-    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--workers", type=int, default=1,
+                   help="games at once; more than 1 starts a local Ray cluster")  # fmt: skip
+    p.add_argument("--ray", default=None, help="local, auto or a Ray cluster's HOST:PORT")
     p.add_argument("--save-games", metavar="FOLDER", type=Path,
                    help="save each game with a mistake there, for `jamaica replay`")  # fmt: skip
     ns = p.parse_args(argv)
@@ -409,7 +403,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     wins = 0.0
     total = Mistakes()
     losses: list[Loss] = []
-    for done, played in enumerate(_run(jobs, ns.workers), 1):
+    done = 0
+
+    def report(played: Played) -> None:
+        nonlocal wins, total, done
+        done += 1
         wins += played.share
         found = played.found
         total = total + found
@@ -426,6 +424,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                   f"weak Ghost Ship attacks)", flush=True)  # fmt: skip
         if played.lost is not None:
             losses.append(played.lost)
+
+    run_jobs(play_and_check, jobs, Cluster.parse(ns.ray, ns.workers), report)
     lo, hi = wilson(wins, ns.games)
     print(f"{ns.bot} vs {n - 1} x {ns.against}, {ns.games} games, seed {ns.seed}: "
           f"won {wins:g} ({wins / ns.games:.1%}, 95% CI {lo:.1%}–{hi:.1%})")  # fmt: skip
