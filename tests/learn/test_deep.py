@@ -85,3 +85,13 @@ def test_the_deep_bot_thinks_briefly() -> None:
     record = play_game(config, [bot, make_bot("deep", 2)], 7)
     per_action = (time.perf_counter() - start) / len(record.actions)
     assert per_action < 0.005
+
+
+def test_the_heads_up_table_alternates_seats_and_gives_a_wilson_interval() -> None:
+    from jamaica.learn.jax.evaluate import heads_up
+
+    line = heads_up("deep", "random", 4, 11, weights=_random_policy(5))
+    assert line.games == 4 and 0 <= line.wins + line.lost <= 4
+    lo, hi = line.ci
+    assert 0 <= lo <= line.wins / 4 <= hi <= 1
+    assert str(line).startswith("| `deep` vs `random` | 4 |")

@@ -15,9 +15,11 @@ import argparse
 from dataclasses import dataclass
 
 from ...bots import make_bot
+from ...bots.deep import DeepBot
 from ...lab.runner import game_seed
 from ...lab.stats import wilson
-from ...rules import Config, State, play_game
+from ...rules import Agent, Config, State, play_game
+from ..deep import DeepPolicy
 
 
 @dataclass
@@ -36,15 +38,23 @@ class Line:
                 f"({lo:.1%}–{hi:.1%}) | {other:.1%} |")  # fmt: skip
 
 
-def heads_up(bot: str, against: str, games: int, seed: int, edition: str = "2021") -> Line:
-    """`games` heads-up games of `bot` against `against`, `bot` in seat 0 in even games."""
+def heads_up(
+    bot: str, against: str, games: int, seed: int, edition: str = "2021",
+    weights: DeepPolicy | None = None,
+) -> Line:  # fmt: skip
+    """`games` heads-up games of `bot` against `against`, `bot` in seat 0 in even games
+    (`weights`: the `deep` bot plays these instead of the shipped ones)."""
     config = Config(players=2, edition=edition)
     wins = lost = 0.0
+
+    def agent(spec: str, seed: int) -> Agent:
+        return DeepBot(seed, weights) if spec == "deep" and weights else make_bot(spec, seed)
+
     for g in range(games):
         s = game_seed(seed, g)
         seat = g % 2
         specs = [bot, against] if seat == 0 else [against, bot]
-        agents = [make_bot(spec, s * 10 + k) for k, spec in enumerate(specs)]
+        agents = [agent(spec, s * 10 + k) for k, spec in enumerate(specs)]
         finals: list[State] = []
         play_game(config, agents, s, final_state=finals)
         winners = finals[0].winners()
@@ -66,10 +76,13 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--games", type=int, default=300)
     p.add_argument("--seed", type=int, default=2027)
     p.add_argument("--edition", default="2021")
+    p.add_argument("--weights", help="the deep bot plays these weights (.npz), not the shipped")
     ns = p.parse_args(argv)
+    weights = DeepPolicy.load(ns.weights) if ns.weights else None
     print(HEADER, flush=True)
     for spec in ns.against.split(","):
-        print(heads_up(ns.bot, spec.strip(), ns.games, ns.seed, ns.edition), flush=True)
+        line = heads_up(ns.bot, spec.strip(), ns.games, ns.seed, ns.edition, weights)
+        print(line, flush=True)
 
 
 if __name__ == "__main__":
