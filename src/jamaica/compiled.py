@@ -174,10 +174,11 @@ def hash_configs(rules: ModuleType) -> list[Any]:
     return configs
 
 
-def same_games_hash(rules: ModuleType, games: int = 10, seed: int = 0) -> str:
-    """A hash of `games` seeded random games per configuration (`hash_configs`): every action,
-    the final state (its event log included) and each player's view, as `rules` plays them."""
-    h = hashlib.sha256()
+def game_digests(rules: ModuleType, games: int = 10, seed: int = 0) -> dict[str, str]:
+    """Per game ("2021 3p ghost=True #4"), a digest of `games` seeded random games per
+    configuration (`hash_configs`) as `rules` plays them: every action, the final state (its
+    event log included) and each player's view of it."""
+    out = {}
     for c, config in enumerate(hash_configs(rules)):
         for g in range(games):
             rng = random.Random(seed * 1_000_003 + c * 1009 + g)
@@ -196,8 +197,16 @@ def same_games_hash(rules: ModuleType, games: int = 10, seed: int = 0) -> str:
                 "views": [s.view(p) for p in range(config.players)],
                 "winners": s.winners(),
             }
-            h.update(json.dumps(record, sort_keys=True, separators=(",", ":")).encode())
-    return h.hexdigest()
+            text = json.dumps(record, sort_keys=True, separators=(",", ":"))
+            name = f"{config.edition} {config.players}p ghost={config.ghost_ship} #{g}"
+            out[name] = hashlib.sha256(text.encode()).hexdigest()
+    return out
+
+
+def same_games_hash(rules: ModuleType, games: int = 10, seed: int = 0) -> str:
+    """One hash of all the games of `game_digests`."""
+    digests = game_digests(rules, games, seed)
+    return hashlib.sha256("".join(f"{k}={v}\n" for k, v in digests.items()).encode()).hexdigest()
 
 
 # --- speed -----------------------------------------------------------------------------------
