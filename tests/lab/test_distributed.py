@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import itertools
 import os
 import time
@@ -21,10 +22,13 @@ def _quiet() -> Console:
 def test_a_tournament_gives_the_same_table_on_one_and_two_ray_workers(ray_cluster: None) -> None:
     config = Config(3)
     bots = ["greedy", "random", "easy"]
-    here = tournament(config, bots, 8, Cluster(), seed=4, console=_quiet(), quiet=True)
-    one = tournament(config, bots, 8, Cluster(LOCAL, 1), seed=4, console=_quiet(), quiet=True)
-    two = tournament(config, bots, 8, Cluster(LOCAL, 2), seed=4, console=_quiet(), quiet=True)
+    tables = [Console(file=io.StringIO(), width=140) for _ in range(3)]
+    here = tournament(config, bots, 8, Cluster(), seed=4, console=tables[0], quiet=True)
+    one = tournament(config, bots, 8, Cluster(LOCAL, 1), seed=4, console=tables[1], quiet=True)
+    two = tournament(config, bots, 8, Cluster(LOCAL, 2), seed=4, console=tables[2], quiet=True)
     assert [r.to_dict() for r in one] == [r.to_dict() for r in two] == [r.to_dict() for r in here]
+    printed = [t.file.getvalue() for t in tables]  # type: ignore[attr-defined]
+    assert printed[0] == printed[1] == printed[2] and "win rate (95% CI)" in printed[0]
     assert [r.game for r in two] == list(range(8))
     other = tournament(config, bots, 8, Cluster(LOCAL, 2), seed=5, console=_quiet(), quiet=True)
     assert [r.to_dict() for r in other] != [r.to_dict() for r in two]
