@@ -63,7 +63,11 @@ same view, the same worlds (as `resample` sees them) and the same counts — com
 from the engine and the player's recall.
 
 `information_state_layout(config)` names each part's slice and shape (OpenSpiel's observer exposes
-them in its `dict`); `write(...)` fills a vector in about 20–30 µs (`jamaica bench`).
+them in its `dict`); `tensor(...)` builds it from the engine and the player's history counts
+(which `envs/openspiel.py` keeps per player and extends as the game goes). A call of
+`information_state_tensor` costs 29–44 µs of CPU with 2 players, 35–47 with 4, 46–57 with 6
+(`python -m jamaica.envs.bench --infostate`, on the shared 2-core machine under load): about a
+third is the encoder, a half the list of floats pyspiel's API returns (12 ns a value).
 """
 
 from __future__ import annotations
