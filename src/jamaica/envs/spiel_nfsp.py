@@ -24,10 +24,17 @@ writes it as JSON with `--out FILE`.
 
 Open_spiel 2.0.2's JAX NFSP has a defect this module works around: an agent whose first episode is
 played with its average policy learns before it has any average-policy data and fails
-(`len(None)`); `_NFSP` skips that learning step. Its JAX agents are slow on a CPU (eager JAX
-calls at every step: ~4 ms a step here), so a few minutes are some 40,000 steps, a few hundred
-games. The tensor is handed to the agents as numpy arrays (a list of floats costs JAX ~2 ms to
-read).
+(`len(None)`); `_NFSP` skips that learning step. Its JAX agents are slow on a CPU (a score of
+eager JAX calls at every step: ~4 ms of CPU a step here, the first minute mostly compiling), so a
+few minutes are some 20,000 steps, a few hundred games. The tensor is handed to the agents as
+numpy arrays (a list of floats costs JAX ~2 ms to read).
+
+What it learns in that time: nothing measurable. `--minutes 4 --seed 1` (19,428 steps, 251 games,
+the shared 2-core machine under load, `nice -n 10`): against `random`, the average policy wins
+34.8% (28.5–41.6%) of 200 games, its best response 30.8% (24.8–37.5%), `random` itself 34.2%
+(28.0–41.1%); against `greedy` 11.0% (7.4–16.1%), 11.8% (8.0–16.9%) and 8.5% (5.4–13.2%). The
+average policy's loss falls (0.63 to ~0.3: it imitates its best response), but a few hundred
+games of a game this long are far too few for NFSP; the command is the way to run it longer.
 """
 
 from __future__ import annotations
