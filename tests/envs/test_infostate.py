@@ -400,3 +400,18 @@ def test_the_benchmark_times_what_it_says() -> None:
     figures = infostate_figures(games=1, players_counts=(2,), number=2)
     assert len(figures) == 7
     assert all(np.isfinite(v) and v > 0 for v in figures.values()), figures
+
+
+def test_the_view_is_copied_whatever_array_the_encoder_returns(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The encoder's own array is copied as memory; any other float32 vector it might return
+    is copied through numpy, to the same values."""
+    from jamaica.envs import infostate
+
+    game = pyspiel.load_game("python_jamaica", {"players": 2})
+    state = _play(game, 1, lambda s, own: None)
+    fast = state.information_state_tensor(0)
+    real = infostate.encode
+    monkeypatch.setattr(infostate, "encode", lambda s, p: np.array(real(s, p)))
+    assert state.information_state_tensor(0) == fast

@@ -235,7 +235,12 @@ def tensor(s: State, player: int, history: array[float]) -> array[float]:
     n = s.n
     o_known, o_places, o_pool, o_history, zeros = _frame(s)
     v = zeros[:]
-    encode(s, player, out=np.frombuffer(v, _FLOAT32)[:o_known])
+    view = encode(s, player)
+    source = getattr(view.base, "obj", None)  # the encoder's own array: copied as memory
+    if isinstance(source, array) and source.typecode == "f" and len(source) == o_known:
+        v[:o_known] = source
+    else:
+        np.frombuffer(v, _FLOAT32)[:o_known] = view
     known = s.known_in_hand
     for q in range(n):
         if known[q]:
