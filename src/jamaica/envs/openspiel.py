@@ -32,7 +32,7 @@ observation (public and the player's private information, no perfect recall):
 - `PrivateInfoType.ALL_PLAYERS` and observers without public information are refused.
 
 `resample_from_infostate` draws the hidden cards with `State.resample` and keeps what the player
-saw, so the resampled state has the same information state string for that player.
+saw, so the resampled state has the same information state string and tensor for that player.
 """
 
 from __future__ import annotations
