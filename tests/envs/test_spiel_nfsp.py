@@ -10,10 +10,7 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("jax")
-pytest.importorskip("chex", reason="OpenSpiel's JAX NFSP imports chex (to add to the jax extra)")
-
-from jamaica.envs.spiel_nfsp import main
+from jamaica.envs.spiel_nfsp import main  # jax and chex: the jax extra, in dev
 
 
 def test_a_short_run_trains_and_plays_legal_moves(
