@@ -8,11 +8,14 @@ back: the rules core's imports run one way (tests/test_structure.py).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Self
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Final, Self, TypeVar
 
 if TYPE_CHECKING:
     from .actions import Action
     from .config import Config
+
+T = TypeVar("T", bound="BaseState")
 
 
 class BaseState:
@@ -95,13 +98,12 @@ class BaseState:
         `from_dict` call this alone. (As Python's own `object.__new__`, written out for the
         compiled build: there, `object.__new__` is refused outside `__new__`, and a class's
         `__new__` also runs its `__init__` unless the class defines its own.)"""
-        return super().__new__(cls)
+        return object.__new__(cls)
 
     # --- copies ---------------------------------------------------------------------------------
     def clone(self, *, log: bool | None = None) -> Self:
         """An independent copy; `log=False` drops the event log (faster, for search)."""
-        cls = self.__class__
-        new = cls.__new__(cls)  # without __init__: every field is set here
+        new = _blank(self.__class__)  # without __init__: every field is set here
         # Typed as the base class, where the fields are declared: in the compiled build (mypyc,
         # `jamaica.compiled`) each of them is then set directly, not looked up by name.
         c: BaseState = new
@@ -136,3 +138,21 @@ class BaseState:
     def __copy__(self) -> Self:
         """`copy.copy(state)`: `state.clone()`."""
         return self.clone()
+
+
+def _blank_maker() -> Callable[[type[T]], T]:
+    """How `clone` makes a blank instance: Python's own `object.__new__` where it may (the pure
+    build: no call of a Python function), else the class's `__new__` (the compiled build, whose
+    native classes refuse `object.__new__`)."""
+    try:
+        object.__new__(BaseState)
+    except TypeError:
+        return _class_new
+    return object.__new__
+
+
+def _class_new(cls: type[T]) -> T:
+    return cls.__new__(cls)
+
+
+_blank: Final = _blank_maker()
