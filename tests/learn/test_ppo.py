@@ -108,3 +108,16 @@ def test_jamaica_train_ppo_runs_end_to_end_on_a_five_second_budget(tmp_path: Pat
     assert (out / "curve.png").stat().st_size > 0 and (out / "best.npz").exists()
     policy = DeepPolicy.load(export)
     assert play_game(Config(players=3), [DeepBot(k, policy) for k in range(3)], 1).winners
+
+
+def test_the_same_seed_and_games_give_the_same_weights(tmp_path: Path) -> None:
+    """The budget in games is counted, so a run is reproducible from its seed."""
+    from jamaica.learn.jax.train import Settings, train
+
+    settings = Settings(seed=4, games=8, teacher_games=2, bc_epochs=1, hidden=HIDDEN,
+                        games_per_update=4, eval_every=1, eval_games=2, minibatch=64,
+                        opponents=("greedy", "self"))  # fmt: skip
+    runs = [train(settings, str(tmp_path / name), lambda _: None) for name in ("a", "b")]
+    a, b = (DeepPolicy.load(tmp_path / name / "ppo-00002.npz") for name in ("a", "b"))
+    assert all(np.array_equal(a.weights[k], b.weights[k]) for k in a.weights)
+    assert [p.win for p in runs[0].points] == [p.win for p in runs[1].points]
