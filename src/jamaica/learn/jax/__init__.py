@@ -7,11 +7,17 @@ of AlphaStar and OpenAI Five, scaled down to a 2-core CPU).
 1. *Cloning a teacher* (`medium` by default). Supervised learning is the cheapest signal there
    is: a decision of `medium` costs about half a millisecond and labels every question, where a
    policy gradient learns from one noisy result per game (the dice decide much of a Jamaica game).
-   In a couple of minutes it brings the network near its teacher, which already wins about two
-   games in three heads-up against `greedy`.
+   Measured: 1,500 games of `medium` (198,000 decisions) and 10 epochs, 6 minutes, give a policy
+   that wins 48% heads-up against `greedy` and 41% against `medium` (its teacher wins 68% against
+   `greedy`): a warm start, not the goal.
 2. *PPO* (clipped surrogate, generalized advantage estimates with γ = 1, λ = 0.95, a value head
    warm-started on the teacher's games' results, a small entropy bonus) against `greedy`,
    `medium` and the learner's own recent past, to go past the teacher on the result itself.
+   Measured: 18,240 more games (36 minutes) bring it to 69% against `greedy` and 65% against
+   `medium` (300 games each, fresh seeds; docs/research.md).
+
+Tried and left out: DAgger (the teacher asked on the learner's own states, 2 rounds of 300
+games) moved the cloned policy by no more than the duels' noise.
 
 Why not an AlphaZero-style search with a learned prior and value: every iteration of a search in
 Jamaica must sample the hidden cards and the dice, the engine plays some thousands of moves per
