@@ -271,6 +271,12 @@ def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
                             "(the jax extra), cloning --teacher then PPO, --out a folder"))
     trn.add_argument("--teacher", default="medium", help=_("ppo: the bot cloned first"))
     trn.add_argument("--export", default=None, help=_("ppo: copy the best weights here"))
+    trn.add_argument("--workers", type=int, default=None,
+                     help=_("ppo: play each update's games on a local Ray cluster of this many "
+                            "CPUs"))  # fmt: skip
+    trn.add_argument("--ray", metavar="ADDRESS", default=None,
+                     help=_("ppo: play each update's games on Ray: local, auto (the running "
+                            "cluster) or its address {address}", address="HOST:PORT"))  # fmt: skip
     sim = sub.add_parser("simulate", help=_("design statistics over many games of one bot"))
     _config_args(sim, _)
     sim.add_argument("--bot", default="greedy", help=_("the bot in every seat (default greedy)"))
@@ -669,7 +675,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 from .learn.jax.command import settings_from, train_ppo
             except ImportError as e:
                 raise ValueError(f"--algo ppo needs pip install 'jamaica[jax]': {e}") from e
-            train_ppo(settings_from(ns), ns.out, ns.export, ns.plot)
+            on_ray = ns.ray is not None or ns.workers is not None
+            train_ppo(settings_from(ns), ns.out, ns.export, ns.plot,
+                      _cluster(ns) if on_ray else None)  # fmt: skip
         elif ns.command == "train":
             from .learn.trainer import command
 

@@ -7,11 +7,15 @@ import math
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ...bots import parse_spec
 from ..deep import DeepPolicy
 from .games import SELF
 from .train import Point, Settings, train
+
+if TYPE_CHECKING:
+    from ...lab.distributed import Cluster
 
 
 def settings_from(ns: argparse.Namespace) -> Settings:
@@ -59,15 +63,16 @@ def plot(points: list[Point], path: Path) -> bool:
 
 
 def train_ppo(
-    settings: Settings, out: str, export: str | None, plot_path: str | None
-) -> None:
+    settings: Settings, out: str, export: str | None, plot_path: str | None,
+    cluster: Cluster | None = None,
+) -> None:  # fmt: skip
     """Train into the folder `out`; print progress to stderr; copy the best policy, in
     float16, to `export` (e.g. the shipped `src/jamaica/learn/deep.npz`)."""
 
     def log(line: str) -> None:
         print(line, file=sys.stderr, flush=True)
 
-    run = train(settings, out, log)
+    run = train(settings, out, log, cluster)
     folder = Path(out)
     picture = Path(plot_path) if plot_path else folder / "curve.png"
     if plot(run.points, picture):

@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jax.numpy as jnp
 import numpy as np
@@ -37,6 +37,9 @@ from ..deep import HIDDEN, DeepPolicy
 from . import games as g
 from .losses import bc_loss, make_step, optimizer, ppo_loss
 from .network import Net, Params, init, to_numpy
+
+if TYPE_CHECKING:
+    from ...lab.distributed import Cluster
 
 EVAL_SEED = 900_001  # the duels' seeds: never used in training
 
@@ -175,7 +178,14 @@ def clone(run: Run, params: Params, rng: random.Random, nrng: np.random.Generato
     return params
 
 
-def reinforce(run: Run, params: Params, rng: random.Random, nrng: np.random.Generator) -> Params:
+def reinforce(
+    run: Run, params: Params, rng: random.Random, nrng: np.random.Generator,
+    cluster: Cluster | None = None,
+) -> Params:  # fmt: skip
+    """PPO updates. Without `cluster`, an update's games are drawn and played here, one after
+    the other (the shipped weights' run); with one, they are drawn here (`selfplay.draw_games`)
+    and played where the cluster says (Ray tasks, `selfplay.learner_games`), each from its own
+    seed: the same weights on any number of workers, but not the same games as without."""
     s = run.settings
     net = Net(s.hidden)
     opt = optimizer(s.lr)
@@ -185,17 +195,23 @@ def reinforce(run: Run, params: Params, rng: random.Random, nrng: np.random.Gene
     played, update, wins, counted = 0, 0, 0.0, 0
     while played < s.games and (update == 0 or not run.over()):
         policy = to_numpy(params)
-        trajectories = []
-        for _ in range(min(s.games_per_update, s.games - played)):
-            config = Config(players=rng.choice(g.PLAYER_MIX), edition=s.edition)
-            seat = rng.randrange(config.players)
-            spec = rng.choice(s.opponents)
-            bots = g.opponents_for(spec, config, seat, pool, rng)
-            t = g.learner_game(policy, config, seat, bots, rng)
-            trajectories.append(t)
-            wins += t.win
-            counted += 1
-            played += 1
+        count = min(s.games_per_update, s.games - played)
+        if cluster is None:
+            trajectories = []
+            for _ in range(count):
+                config = Config(players=rng.choice(g.PLAYER_MIX), edition=s.edition)
+                seat = rng.randrange(config.players)
+                spec = rng.choice(s.opponents)
+                bots = g.opponents_for(spec, config, seat, pool, rng)
+                trajectories.append(g.learner_game(policy, config, seat, bots, rng))
+        else:
+            from ...lab.selfplay import draw_games, learner_games
+
+            games = draw_games(rng, count, g.PLAYER_MIX, s.edition, s.opponents)
+            trajectories = learner_games(policy, pool, games, cluster)
+        wins += sum(t.win for t in trajectories)
+        counted += len(trajectories)
+        played += len(trajectories)
         batch = g.to_batch(trajectories, s.lam)
         for _ in range(s.epochs):
             for idx in _minibatches(len(batch), s.minibatch, nrng):
@@ -210,8 +226,12 @@ def reinforce(run: Run, params: Params, rng: random.Random, nrng: np.random.Gene
     return params
 
 
-def train(settings: Settings, out: str, log: Callable[[str], None] = print) -> Run:
-    """The whole run; writes checkpoints, `best.npz`, `curve.csv` and `settings.json` to `out`."""
+def train(
+    settings: Settings, out: str, log: Callable[[str], None] = print,
+    cluster: Cluster | None = None,
+) -> Run:  # fmt: skip
+    """The whole run; writes checkpoints, `best.npz`, `curve.csv` and `settings.json` to `out`.
+    With `cluster`, the PPO games are played on it (see `reinforce`)."""
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "settings.json").write_text(json.dumps(asdict(settings), indent=1) + "\n")
@@ -222,5 +242,11 @@ def train(settings: Settings, out: str, log: Callable[[str], None] = print) -> R
     if settings.teacher_games > 0 and settings.bc_epochs > 0:
         params = clone(run, params, rng, nrng)
     run.checkpoint(params, "bc", 0, 0, float("nan"))
-    params = reinforce(run, params, rng, nrng)
+    if cluster is None:
+        params = reinforce(run, params, rng, nrng)
+    else:
+        from ...lab.selfplay import session
+
+        with session(cluster):
+            params = reinforce(run, params, rng, nrng, cluster)
     return run
