@@ -183,13 +183,7 @@ def game_digests(rules: ModuleType, games: int = 10, seed: int = 0) -> dict[str,
         for g in range(games):
             rng = random.Random(seed * 1_000_003 + c * 1009 + g)
             s = rules.new_game(config)
-            while not s.is_terminal():
-                if s.is_chance_node():
-                    a = s.sample_chance(rng)
-                else:
-                    legal = s.legal_actions()
-                    a = legal[int(rng.random() * len(legal))]
-                s.apply(a)
+            _play_out(s, rng)
             record = {
                 "config": config.to_dict(),
                 "history": [int(a) for a in s.history],
@@ -212,20 +206,23 @@ def same_games_hash(rules: ModuleType, games: int = 10, seed: int = 0) -> str:
 # --- speed -----------------------------------------------------------------------------------
 
 
+def _play_out(s: Any, rng: random.Random) -> int:
+    """Play `s` to its end at random (chance by its odds); the number of steps."""
+    steps = 0
+    while not s.is_terminal():
+        if s.is_chance_node():
+            a = s.sample_chance(rng)
+        else:
+            legal = s.legal_actions()
+            a = legal[int(rng.random() * len(legal))]
+        s.apply(a)
+        steps += 1
+    return steps
+
+
 def _random_games(rules: ModuleType, config: Any, seed: int, games: int) -> int:
     rng = random.Random(seed)
-    steps = 0
-    for _ in range(games):
-        s = rules.new_game(config, log=False)
-        while not s.is_terminal():
-            if s.is_chance_node():
-                a = s.sample_chance(rng)
-            else:
-                legal = s.legal_actions()
-                a = legal[int(rng.random() * len(legal))]
-            s.apply(a)
-            steps += 1
-    return steps
+    return sum(_play_out(rules.new_game(config, log=False), rng) for _ in range(games))
 
 
 def _mid_game(rules: ModuleType, config: Any, steps: int = 200) -> Any:
