@@ -104,8 +104,8 @@ def test_search_nodes_use_slots_and_the_budget_is_kept() -> None:
 
 
 def test_bot_specs() -> None:
-    assert LEVELS == ("easy", "medium", "hard")
-    assert BOTS == ("random", "greedy", "ismcts", "learned", "deep", "rules")
+    assert LEVELS == ("easy", "medium", "hard", "master")
+    assert BOTS == ("random", "greedy", "ismcts", "learned", "deep", "rules", "master")
     assert parse_spec("ismcts:seconds=0.5:rollout=random") == (
         "ismcts",
         {"seconds": 0.5, "rollout": "random"},

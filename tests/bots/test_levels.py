@@ -34,7 +34,7 @@ def _questions(config: Config, seed: int, kinds: set[str], count: int) -> list[S
 
 
 def test_the_levels_are_bot_specs_everywhere() -> None:
-    assert LEVELS == ("easy", "medium", "hard")
+    assert LEVELS == ("easy", "medium", "hard", "master")
     for level in LEVELS:
         assert parse_spec(level) == (level, {})
         assert safe_spec(level) == level
@@ -50,7 +50,7 @@ def test_the_levels_are_bot_specs_everywhere() -> None:
 @pytest.mark.parametrize("level", LEVELS)
 def test_fair_a_level_decides_the_same_in_worlds_its_player_cannot_tell_apart(level: str) -> None:
     rng = random.Random(7)
-    points = 12 if level == "hard" else 40
+    points = 4 if level == "master" else 12 if level == "hard" else 40
     states = _questions(Config(2), 4, {"card", "dice_order", "move", "powder", "spoils"}, points)
     states += _questions(Config(4), 5, {"card", "move", "pay", "load"}, points // 2)
     differing = 0

@@ -23,7 +23,7 @@ from .greedy import GreedyBot
 from .ismcts import ISMCTSBot
 from .levels import LEVEL_SPECS, LEVELS, RulesBot
 
-BOTS: Final = ("random", "greedy", "ismcts", "learned", "deep", "rules")
+BOTS: Final = ("random", "greedy", "ismcts", "learned", "deep", "rules", "master")
 FALLBACK: Final = "greedy"  # the bot that decides when a seat's own bot cannot
 MAX_SPEC: Final = 200  # characters
 
@@ -61,7 +61,7 @@ class _Option:
 
 
 _OPTIONS: Final[dict[str, dict[str, _Option]]] = {
-    **{level: {} for level in LEVELS},
+    **{level: {} for level in LEVELS},  # "master" takes options: below
     "random": {},
     "rules": {
         "knowledge": _Option(str, choices=("basic", "expert")),
@@ -82,6 +82,10 @@ _OPTIONS: Final[dict[str, dict[str, _Option]]] = {
     },
     "learned": {},
     "deep": {},
+    "master": {
+        "iterations": _Option(int, 1, 20_000),
+        "heads_up": _Option(int, 1, 20_000),
+    },
 }
 
 
@@ -125,6 +129,10 @@ def make_bot(spec: str, seed: int | None = None) -> Agent:
     """A bot from its spec: a level name, optionally with `:key=value` options (checked by
     `parse_spec`; a bad spec raises ValueError)."""
     name, options = parse_spec(spec)
+    if name == "master":
+        from .master import MasterBot
+
+        return MasterBot(seed, **options)
     if name in LEVEL_SPECS:
         return make_bot(LEVEL_SPECS[name], seed)
     if name == "random":

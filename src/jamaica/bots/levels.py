@@ -11,6 +11,9 @@ level replays exactly from its seed whatever the machine:
   and the dice order and a share of them on smaller questions: 300 of them, or 600 heads-up,
   where an iteration plays two players' turns instead of four and costs about half as much; at
   most about 1 s per decision on one core.
+- `master`: the `master` bot (`master.py`): hard's search with the card choice searched as a
+  simultaneous move, rival ships priced as a threat, loads and payments searched, and a larger
+  budget — at most about 1 s per decision on one core.
 """
 
 from __future__ import annotations
@@ -21,13 +24,14 @@ from typing import Final
 from ..rules import Action, State
 from . import expert, heuristics
 
-LEVELS: Final = ("easy", "medium", "hard")
+LEVELS: Final = ("easy", "medium", "hard", "master")
 
 # What each level is, as the spec of the bot it plays like (see `jamaica.bots.parse_spec`).
 LEVEL_SPECS: Final = {
     "easy": "rules:slips=0.25",
     "medium": "greedy:samples=2:knowledge=expert",
     "hard": "ismcts:iterations=300:heads_up=600:knowledge=expert",
+    "master": "master",  # its own bot (`master.py`), with its default budget
 }
 
 

@@ -50,6 +50,7 @@ KINDS: list[tuple[str, str]] = [
     (N_("bot: easy"), "easy"),
     (N_("bot: medium"), "medium"),
     (N_("bot: hard"), "hard"),
+    (N_("bot: master (about 1 s a move)"), "master"),
     (N_("bot: random (easiest)"), "random"),
     (N_("bot: greedy"), "greedy"),
     (N_("bot: search, 400 iterations"), "ismcts:iterations=400"),

@@ -85,6 +85,13 @@ def _parse(spec: str) -> tuple[str, dict[str, Any]]:
     return parse_spec(LEVEL_SPECS[name]) if name in LEVEL_SPECS else (name, options)
 
 
+def _master_defaults() -> dict[str, Any]:
+    """The master bot's budget when its spec names none (`bots.master`)."""
+    from ..bots.master import HEADS_UP, ITERATIONS
+
+    return {"iterations": ITERATIONS, "heads_up": HEADS_UP}
+
+
 def _iteration_seconds(options: dict[str, Any]) -> float:
     rounds = options.get("rollout_rounds", _default(ISMCTSBot, "rollout_rounds"))
     return float(ITERATION_SECONDS * (1 + rounds))
@@ -101,8 +108,10 @@ def estimate(spec: str, state: State) -> float:
         return 0.0
     if name == "greedy":
         return float(SAMPLE_SECONDS * options.get("samples", _default(GreedyBot, "samples")))
-    if name != "ismcts":
+    if name not in ("ismcts", "master"):
         return 0.0
+    if name == "master":
+        options = {**_master_defaults(), **options}
     if "seconds" in options:
         return float(options["seconds"])
     iterations = options.get("iterations", _default(ISMCTSBot, "iterations"))
@@ -118,8 +127,10 @@ def capped(spec: str) -> str:
         name, options = _parse(spec)
     except ValueError:
         return spec
-    if name != "ismcts":
+    if name not in ("ismcts", "master"):
         return spec
+    if name == "master":
+        options = {**_master_defaults(), **options}
     cut = dict(options)
     if "seconds" in options:
         cut["seconds"] = min(options["seconds"], ANONYMOUS_SECONDS)

@@ -9,7 +9,7 @@ import { fmt, loadWords, n, t as tr } from "/static/i18n.js";
 const $ = (id) => document.getElementById(id);
 const PIRATES = ["Anne Bonny", "Mary Read", "John Rackham", "Olivier Levasseur", "Samuel Bellamy", "Edward Drummond"];
 const KINDS = () => [["me", tr("Me")], ["open", tr("Open")], ["invite", tr("Invite (private link)")], ["bot", tr("Bot")]];
-const LEVELS = ["easy", "medium", "hard", "random", "greedy"];
+const LEVELS = ["easy", "medium", "hard", "master", "random", "greedy"];
 // Until the server knows the named levels, they are played by the bots it has.
 const REFRESH_MS = 4000;
 const FINISHED_SHOWN = 12;

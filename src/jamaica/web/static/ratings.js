@@ -28,7 +28,7 @@ export function ratingBadge(r) {
 
 /** A bot level's name in the reader's language (the level's code when we have no word for it). */
 export function levelName(level) {
-  const names = { easy: t("easy"), medium: t("medium"), hard: t("hard"), random: t("random"), greedy: t("greedy"), rules: t("rules") };
+  const names = { easy: t("easy"), medium: t("medium"), hard: t("hard"), master: t("master"), random: t("random"), greedy: t("greedy"), rules: t("rules") };
   return names[level] || level;
 }
 
