@@ -1,0 +1,179 @@
+"""A finished game's decisions of one player, judged by master (issue 28): what lichess's analysis
+board does for chess, on the engine's own questions.
+
+For each question the player answered that had a real choice (more than one legal answer, a kind
+of `KINDS`), master values every legal answer (`bots.master.option_values`: about a win chance in
+[0, 1], every answer tried about as often), and the verdict says how much the answer taken lost
+against master's best, marked as an inaccuracy, a mistake or a blunder above `THRESHOLDS`.
+
+Secrecy: the verdict on a question of player P is worked out from P's question alone — master
+only ever searches worlds drawn from P's view (`State.resample(P, rng)`), and the seed of each
+search is the analysis's seed and the question's rank among P's own questions, never anything
+hidden. Two games P cannot tell apart give P the same analysis (tests/secrecy).
+
+The budget is bounded: `iterations` per question (DEFAULT_ITERATIONS), and at most GAME_BUDGET
+iterations for the whole game (spread evenly over its questions, at least MIN_ITERATIONS each).
+Pure: no I/O, no clock; the same game, player and seed give the same analysis.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from ..bots.master import MasterBot
+from ..rules import Config, State, new_game
+
+THRESHOLDS: Final = (("inaccuracy", 0.05), ("mistake", 0.10), ("blunder", 0.20))
+MARKS: Final = ("", "inaccuracy", "mistake", "blunder")
+SYMBOLS: Final = {"": "", "inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+# The questions a player answers (the chance kinds are never a player's). All are analysed when
+# they offer a choice; a question with one legal answer is forced and skipped.
+KINDS: Final = ("card", "move", "load", "pay", "dice_order", "attack", "powder", "sabre", "spoils")
+DEFAULT_ITERATIONS: Final = 400  # master's iterations per question
+GAME_BUDGET: Final = 40_000  # iterations for the whole game, at most
+MIN_ITERATIONS: Final = 64  # per question, however long the game
+SEED_STRIDE: Final = 1_000_003  # one seed per question: seed * SEED_STRIDE + its rank
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One decision of the player: master's value of every legal answer (best first), the
+    answer taken, the value it lost against the best, and its mark."""
+
+    step: int  # index in the game's history of the action taken
+    round: int
+    kind: str  # state.decision_kind(): "card", "move", "load", …
+    values: tuple[tuple[int, float], ...]  # (action id, master's value), best first
+    chosen: int  # the action id the player took
+    loss: float  # best value − chosen value (≥ 0)
+    mark: str  # "", "inaccuracy", "mistake", "blunder"
+
+    @property
+    def best(self) -> int:
+        """Master's preferred answer."""
+        return self.values[0][0]
+
+    @property
+    def symbol(self) -> str:
+        """The mark as a chess annotation: ?!, ? or ??."""
+        return SYMBOLS[self.mark]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"step": self.step, "round": self.round, "kind": self.kind,
+                "values": [[a, v] for a, v in self.values], "chosen": self.chosen,
+                "loss": self.loss, "mark": self.mark}  # fmt: skip
+
+    @staticmethod
+    def from_dict(d: dict[str, Any]) -> Verdict:
+        return Verdict(int(d["step"]), int(d["round"]), str(d["kind"]),
+                       tuple((int(a), float(v)) for a, v in d["values"]), int(d["chosen"]),
+                       float(d["loss"]), str(d["mark"]))  # fmt: skip
+
+
+@dataclass(frozen=True)
+class GameAnalysis:
+    """One player's decisions in one game, judged; `iterations`: master's per question."""
+
+    player: int
+    verdicts: tuple[Verdict, ...]
+    iterations: int = DEFAULT_ITERATIONS
+    seed: int = 0
+
+    def worst(self) -> Verdict | None:
+        """Where the player lost most (the earliest of equal losses); None if nothing was lost."""
+        lost = [v for v in self.verdicts if v.loss > 0]
+        return max(lost, key=lambda v: (v.loss, -v.step)) if lost else None
+
+    def counts(self) -> dict[str, int]:
+        """How many inaccuracies, mistakes and blunders."""
+        return {m: sum(v.mark == m for v in self.verdicts) for m in MARKS[1:]}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"player": self.player, "iterations": self.iterations, "seed": self.seed,
+                "verdicts": [v.to_dict() for v in self.verdicts]}  # fmt: skip
+
+    @staticmethod
+    def from_dict(d: dict[str, Any]) -> GameAnalysis:
+        return GameAnalysis(int(d["player"]),
+                            tuple(Verdict.from_dict(v) for v in d["verdicts"]),
+                            int(d["iterations"]), int(d["seed"]))  # fmt: skip
+
+
+def mark(loss: float) -> str:
+    """The mark of a loss: the highest threshold it reaches."""
+    found = ""
+    for name, threshold in THRESHOLDS:
+        if loss >= threshold:
+            found = name
+    return found
+
+
+def analysed(state: State, player: int) -> bool:
+    """Whether the pending question is one of `player`'s the analysis judges."""
+    return (
+        state.current_player() == player and len(state.legal) > 1 and state.decision_kind() in KINDS
+    )
+
+
+def questions(config: Config, history: Sequence[int], player: int) -> list[tuple[int, State]]:
+    """The player's judged questions of a game: (step, a copy of the game at that step)."""
+    s = new_game(config, log=False)
+    found = []
+    for step, action in enumerate(history):
+        if analysed(s, player):
+            found.append((step, s.clone()))
+        s.apply(action)
+    return found
+
+
+def budget(count: int, iterations: int = DEFAULT_ITERATIONS) -> int:
+    """Master's iterations per question for a game of `count` judged questions."""
+    if count == 0:
+        return iterations
+    return max(min(iterations, MIN_ITERATIONS), min(iterations, GAME_BUDGET // count))
+
+
+def judge(state: State, player: int, chosen: int, step: int, iterations: int, seed: int) -> Verdict:
+    """The verdict on `player`'s answer `chosen` to the pending question of `state`, from the
+    player's view only (master searches worlds drawn from it)."""
+    found = MasterBot(seed).option_values(state, player, iterations)
+    values = sorted(((int(a), round(v, 4)) for a, v in found.items()), key=lambda x: (-x[1], x[0]))
+    best = values[0][1]
+    mine = dict(values).get(chosen, best)
+    loss = round(max(0.0, best - mine), 4)
+    return Verdict(step, state.rnd, state.decision_kind(), tuple(values), chosen, loss, mark(loss))
+
+
+def analyse_game(
+    config: Config,
+    history: Sequence[int],
+    player: int,
+    *,
+    iterations: int = DEFAULT_ITERATIONS,
+    seed: int = 0,
+    progress: Callable[[int, int], None] | None = None,
+) -> GameAnalysis:
+    """Judge every question `player` answered with a choice in the game `history` (every action
+    applied since `new_game(config)`, chance outcomes included). `progress(done, total)` is called
+    before the first question and after each one."""
+    if not 0 <= player < config.players:
+        raise ValueError(f"player must be a seat from 0 to {config.players - 1}, not {player}")
+    if iterations < 1:
+        raise ValueError(f"iterations must be at least 1, not {iterations}")
+    found = questions(config, history, player)
+    each = budget(len(found), iterations)
+    verdicts = []
+    if progress is not None:
+        progress(0, len(found))
+    for rank, (step, state) in enumerate(found):
+        verdicts.append(judge(state, player, history[step], step, each, seed * SEED_STRIDE + rank))
+        if progress is not None:
+            progress(rank + 1, len(found))
+    return GameAnalysis(player, tuple(verdicts), each, seed)
+
+
+__all__ = ["DEFAULT_ITERATIONS", "GAME_BUDGET", "KINDS", "MARKS", "MIN_ITERATIONS", "SYMBOLS",
+           "THRESHOLDS", "GameAnalysis", "Verdict", "analyse_game", "analysed", "budget", "judge",
+           "mark", "questions"]  # fmt: skip

@@ -1,0 +1,132 @@
+"""The analysis in a reader's language: each verdict and the game's summary, with the engine's own
+labels for the answers (`State.pending(names, t)`: the player's question as they read it).
+
+Words are made here, at the edge, from the language-neutral `GameAnalysis`; the labels come from
+the player's own question at that step, which holds nothing hidden from them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..i18n import Words, translations
+from ..rules import Config, State, new_game
+from ..rules.phrases import N_
+from .core import SYMBOLS, GameAnalysis, Verdict
+
+# The kinds of question, as a reader names them (the catalog translates them).
+KIND_WORDS = {
+    "card": N_("card choice"),
+    "move": N_("move"),
+    "load": N_("loading"),
+    "pay": N_("payment"),
+    "dice_order": N_("morning die"),
+    "attack": N_("attack or not"),
+    "powder": N_("gunpowder in battle"),
+    "sabre": N_("Saran's Sabre"),
+    "spoils": N_("spoils"),
+}
+A_MARK = {"inaccuracy": N_("an inaccuracy"), "mistake": N_("a mistake"),
+          "blunder": N_("a blunder")}  # fmt: skip
+MARK_WORDS = {"": N_("good"), "inaccuracy": N_("inaccuracy"), "mistake": N_("mistake"),
+              "blunder": N_("blunder")}  # fmt: skip
+
+
+def labels(state: State, names: Sequence[str] | None, lang: str) -> dict[int, str]:
+    """The player's answers to the pending question, each action id to its label."""
+    d = state.pending(names, translations(lang))
+    return {int(a): label for a, label in zip(d.actions, d.options, strict=True)}
+
+
+def say_verdict(v: Verdict, words: dict[int, str], _: Words) -> str:
+    """One verdict in a sentence: the answer taken and, if it lost, master's preference."""
+    kind = _(KIND_WORDS.get(v.kind, v.kind))
+    yours = words.get(v.chosen, str(v.chosen))
+    best = words.get(v.best, str(v.best))
+    if v.chosen == v.best or v.loss == 0:
+        return _("Round {round}, {kind}: {yours} — master's choice too.", round=v.round,
+                 kind=kind, yours=yours)  # fmt: skip
+    if not v.mark:
+        return _("Round {round}, {kind}: {yours} — about as good as master's choice, {best}.",
+                 round=v.round, kind=kind, yours=yours, best=best)  # fmt: skip
+    a_mark = _(A_MARK[v.mark])
+    return _.n("Round {round}, {kind}: {yours} is {a_mark}: master prefers {best}, {n} point of "
+               "win chance better.", "Round {round}, {kind}: {yours} is {a_mark}: master prefers "
+               "{best}, {n} points of win chance better.", round(v.loss * 100), round=v.round,
+               kind=kind, yours=yours, best=best, a_mark=a_mark)  # fmt: skip
+
+
+def say_counts(a: GameAnalysis, _: Words) -> str:
+    """ "2 inaccuracies, 1 mistake, 0 blunders"."""
+    c = a.counts()
+    return ", ".join([
+        _.n("{n} inaccuracy", "{n} inaccuracies", c["inaccuracy"]),
+        _.n("{n} mistake", "{n} mistakes", c["mistake"]),
+        _.n("{n} blunder", "{n} blunders", c["blunder"]),
+    ])  # fmt: skip
+
+
+def say_summary(a: GameAnalysis, worst_words: dict[int, str] | None, _: Words) -> str:
+    """The game in two sentences, like lichess's: the marks, and where the player lost most."""
+    marks = say_counts(a, _)
+    head = _.n("{marks} in {n} decision.", "{marks} in {n} decisions.", len(a.verdicts),
+               marks=marks)  # fmt: skip
+    w = a.worst()
+    if w is None or worst_words is None:
+        return head + " " + _("Master found nothing better than your answers.")
+    kind = _(KIND_WORDS.get(w.kind, w.kind))
+    return head + " " + _.n(
+        "You lost most at round {round} ({kind}): {yours} instead of {best}, {n} point of win "
+        "chance.", "You lost most at round {round} ({kind}): {yours} instead of {best}, {n} "
+        "points of win chance.", round(w.loss * 100), round=w.round,
+        kind=kind, yours=worst_words.get(w.chosen, str(w.chosen)),
+        best=worst_words.get(w.best, str(w.best)),
+    )  # fmt: skip
+
+
+def render(
+    a: GameAnalysis, config: Config, history: Sequence[int], names: Sequence[str] | None,
+    lang: str = "en",
+) -> dict[str, Any]:  # fmt: skip
+    """The analysis as a reader gets it (JSON-safe): per verdict its step, round, kind (code and
+    words), mark (code, words, ?!/?/??), loss, the answer taken and master's, every option with its
+    label and value, and a sentence; the counts and the summary. Replays the game for the labels
+    (the player's own questions)."""
+    _ = Words(lang)
+    at = {v.step: v for v in a.verdicts}
+    said: dict[int, dict[int, str]] = {}
+    s = new_game(config, log=False)
+    for step, action in enumerate(history[: max(at, default=-1) + 1]):
+        if step in at:
+            said[step] = labels(s, names, lang)
+        s.apply(action)
+    out = []
+    for v in a.verdicts:
+        words = said.get(v.step, {})
+        out.append({
+            "step": v.step, "round": v.round, "kind": v.kind,
+            "kind_words": _(KIND_WORDS.get(v.kind, v.kind)), "mark": v.mark,
+            "mark_words": _(MARK_WORDS[v.mark]), "symbol": SYMBOLS[v.mark], "loss": v.loss,
+            "chosen": v.chosen, "best": v.best,
+            "options": [{"action": act, "label": words.get(act, str(act)), "value": value}
+                        for act, value in v.values],
+            "text": say_verdict(v, words, _),
+        })  # fmt: skip
+    w = a.worst()
+    return {
+        "player": a.player, "iterations": a.iterations, "counts": a.counts(),
+        "worst": None if w is None else w.step, "verdicts": out,
+        "summary": say_summary(a, None if w is None else said.get(w.step), _),
+    }  # fmt: skip
+
+
+__all__ = [
+    "KIND_WORDS",
+    "MARK_WORDS",
+    "labels",
+    "render",
+    "say_counts",
+    "say_summary",
+    "say_verdict",
+]

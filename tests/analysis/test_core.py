@@ -1,0 +1,120 @@
+"""Issue 28: master's verdict on each of a player's decisions — the questions judged, the values
+and the loss, the marks above THRESHOLDS, a bounded budget, the same analysis from the same seed."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+from jamaica import Config
+from jamaica.analysis.core import (
+    DEFAULT_ITERATIONS,
+    GAME_BUDGET,
+    MIN_ITERATIONS,
+    THRESHOLDS,
+    GameAnalysis,
+    Verdict,
+    analyse_game,
+    analysed,
+    budget,
+    mark,
+    questions,
+)
+from jamaica.bots import GreedyBot
+from jamaica.rules import CHANCE, new_game
+from jamaica.rules.driver import play_game
+
+SHORT = Config(players=2, max_rounds=3)
+
+
+@cache
+def game(config: Config = SHORT, seed: int = 7) -> tuple[int, ...]:
+    record = play_game(config, [GreedyBot(i) for i in range(config.players)], seed=seed)
+    return tuple(record.actions)
+
+
+@cache
+def analysis(player: int = 0, seed: int = 0) -> GameAnalysis:
+    return analyse_game(SHORT, game(), player, iterations=40, seed=seed)
+
+
+def test_every_question_with_a_choice_of_the_player_is_judged_and_no_other() -> None:
+    history = game()
+    a = analysis()
+    s = new_game(SHORT, log=False)
+    expected = []
+    for step, action in enumerate(history):
+        if s.current_player() == 0 and len(s.legal) > 1:
+            expected.append((step, s.rnd, s.decision_kind(), action, sorted(s.legal)))
+        s.apply(action)
+    assert [(v.step, v.round, v.kind, v.chosen) for v in a.verdicts] == [e[:4] for e in expected]
+    for v, e in zip(a.verdicts, expected, strict=True):
+        assert sorted(act for act, _ in v.values) == e[4]  # every legal answer valued
+
+
+def test_values_best_first_loss_and_mark_agree() -> None:
+    for v in analysis().verdicts:
+        values = [x for _, x in v.values]
+        assert values == sorted(values, reverse=True)
+        assert all(0.0 <= x <= 1.0 for x in values)
+        assert v.best == v.values[0][0]
+        assert v.loss == pytest.approx(max(0.0, values[0] - dict(v.values)[v.chosen]), abs=1e-4)
+        assert v.mark == mark(v.loss)
+
+
+def test_the_marks_are_the_thresholds() -> None:
+    assert [name for name, _ in THRESHOLDS] == ["inaccuracy", "mistake", "blunder"]
+    assert mark(0.0) == "" and mark(0.049) == ""
+    assert mark(0.05) == "inaccuracy" and mark(0.099) == "inaccuracy"
+    assert mark(0.10) == "mistake" and mark(0.2) == "blunder" and mark(0.9) == "blunder"
+
+
+def test_worst_and_counts() -> None:
+    v = [Verdict(3, 1, "card", ((1, 0.6), (2, 0.5)), 2, 0.1, "mistake"),
+         Verdict(9, 2, "move", ((5, 0.7), (6, 0.45)), 6, 0.25, "blunder"),
+         Verdict(12, 2, "load", ((7, 0.5), (8, 0.48)), 8, 0.02, ""),
+         Verdict(14, 3, "move", ((5, 0.7), (6, 0.45)), 6, 0.25, "blunder")]  # fmt: skip
+    a = GameAnalysis(0, tuple(v))
+    assert a.worst() == v[1]  # the first of equal losses
+    assert a.counts() == {"inaccuracy": 0, "mistake": 1, "blunder": 2}
+    assert GameAnalysis(0, (v[2],)).worst() == v[2]
+    assert GameAnalysis(1, ()).worst() is None
+
+
+def test_the_same_seed_gives_the_same_analysis_and_it_round_trips() -> None:
+    a = analysis()
+    assert analyse_game(SHORT, game(), 0, iterations=40, seed=0) == a
+    assert GameAnalysis.from_dict(a.to_dict()) == a
+    assert analyse_game(SHORT, game(), 0, iterations=40, seed=1) != a
+
+
+def test_the_budget_is_bounded_for_the_whole_game() -> None:
+    assert budget(10) == DEFAULT_ITERATIONS
+    assert budget(GAME_BUDGET // DEFAULT_ITERATIONS) == DEFAULT_ITERATIONS
+    assert budget(400) == GAME_BUDGET // 400 < DEFAULT_ITERATIONS
+    assert budget(100_000) == MIN_ITERATIONS
+    assert budget(10, iterations=30) == 30
+    many = budget(1000)
+    assert many * 1000 <= GAME_BUDGET or many == MIN_ITERATIONS
+
+
+def test_progress_is_reported() -> None:
+    seen: list[tuple[int, int]] = []
+    a = analyse_game(SHORT, game(), 1, iterations=20, progress=lambda d, t: seen.append((d, t)))
+    total = len(a.verdicts)
+    assert seen == [(i, total) for i in range(total + 1)]
+
+
+def test_questions_are_the_player_s_only() -> None:
+    for step, s in questions(SHORT, game(), 1):
+        assert s.current_player() == 1 and analysed(s, 1)
+        assert len(s.history) == step
+    assert all(s.current_player() != CHANCE for _, s in questions(SHORT, game(), 0))
+
+
+def test_bad_arguments_are_refused() -> None:
+    with pytest.raises(ValueError, match="seat from 0 to 1"):
+        analyse_game(SHORT, game(), 2)
+    with pytest.raises(ValueError, match="iterations"):
+        analyse_game(SHORT, game(), 0, iterations=0)

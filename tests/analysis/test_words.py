@@ -1,0 +1,62 @@
+"""Issue 28: the analysis in the reader's words — the engine's own labels for the answers, the
+verdicts and the lichess-like summary, in English and in French."""
+
+from __future__ import annotations
+
+from jamaica.analysis.core import GameAnalysis, Verdict
+from jamaica.analysis.words import render, say_summary, say_verdict
+from jamaica.i18n import Words
+from jamaica.rules import new_game
+
+from .test_core import SHORT, analysis, game
+
+NAMES = ["Anne", "Bob", "Ghost Ship"]
+NNBSP = "\u202f"
+
+
+def test_each_verdict_is_said_with_the_player_s_own_labels() -> None:
+    a = analysis()
+    history = game()
+    shown = render(a, SHORT, history, NAMES, "en")
+    s = new_game(SHORT, log=False)
+    by_step = {v["step"]: v for v in shown["verdicts"]}
+    for step, action in enumerate(history):
+        if step in by_step:
+            d = s.pending(NAMES)
+            labels = dict(zip(d.actions, d.options, strict=True))
+            v = by_step[step]
+            assert {o["action"]: o["label"] for o in v["options"]} == labels
+            assert labels[v["chosen"]] in v["text"]
+        s.apply(action)
+    assert len(shown["verdicts"]) == len(a.verdicts)
+
+
+def test_the_summary_counts_and_names_where_most_was_lost() -> None:
+    v = (Verdict(3, 1, "card", ((15, 0.6), (14, 0.5)), 14, 0.1, "mistake"),
+         Verdict(9, 9, "load", ((70, 0.7), (71, 0.45)), 71, 0.25, "blunder"))  # fmt: skip
+    words = {70: "into hold 1 (2 food)", 71: "empty and load into hold 2 (3 doubloons)"}
+    _ = Words("en")
+    text = say_summary(GameAnalysis(0, v), words, _)
+    assert text == ("0 inaccuracies, 1 mistake, 1 blunder in 2 decisions. You lost most at round "
+                    "9 (loading): empty and load into hold 2 (3 doubloons) instead of into hold "
+                    "1 (2 food), 25 points of win chance.")  # fmt: skip
+    assert say_verdict(v[1], words, _) == (
+        "Round 9, loading: empty and load into hold 2 (3 doubloons) is a blunder: master prefers "
+        "into hold 1 (2 food), 25 points of win chance better.")  # fmt: skip
+    fr = say_summary(GameAnalysis(0, v), words, Words("fr"))
+    assert fr.startswith("0 imprécision, 1 erreur, 1 gaffe en 2 décisions.")
+    assert f"Tu as le plus perdu au tour 9 (chargement){NNBSP}:" in fr
+    assert say_summary(GameAnalysis(0, ()), None, _).endswith(
+        "Master found nothing better than your answers.")  # fmt: skip
+
+
+def test_in_french_the_labels_and_sentences_are_french() -> None:
+    shown = render(analysis(), SHORT, game(), NAMES, "fr")
+    english = render(analysis(), SHORT, game(), NAMES, "en")
+    assert " instead of " not in shown["summary"] and " décision" in shown["summary"]
+    kinds = {"card": "choix de carte", "move": "déplacement", "load": "chargement",
+             "pay": "paiement", "dice_order": "dé du matin"}  # fmt: skip
+    for v, e in zip(shown["verdicts"], english["verdicts"], strict=True):
+        assert v["text"].startswith(f"Tour {v['round']}, ")
+        assert v["kind_words"] == kinds.get(v["kind"], v["kind_words"])
+        assert {o["action"] for o in v["options"]} == {o["action"] for o in e["options"]}
