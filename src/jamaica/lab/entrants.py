@@ -3,15 +3,14 @@
 A row is an `Entrant`: a label, a spec and the budget it is given, said in words. A spec is
 either one of the project's bots (anything `jamaica.bots.make_bot` takes: `"greedy"`, `"hard"`,
 `"ismcts:iterations=300"`…) or OpenSpiel's own `ISMCTSBot`, `"openspiel-ismcts:simulations=N"`,
-which plays through the pyspiel API (`jamaica.envs.openspiel`) with one random rollout per
-simulation, as `jamaica.lab.yardstick` sets it up. Adding a row to the table is adding a line to
-`ENTRANTS`.
+with one random rollout per simulation, searching at the engine's speed
+(`jamaica.lab.spielsearch`: OpenSpiel's code on a thin engine-backed state). Adding a row to the
+table is adding a line to `ENTRANTS`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from ..bots import make_bot, parse_spec
 from ..rules import Agent, Config, State
@@ -36,10 +35,16 @@ ENTRANTS: tuple[Entrant, ...] = (
     Entrant("hard", "hard", "ISMCTS, 300 iterations (600 heads-up), expert knowledge"),
     Entrant("learned", "learned", "the shipped REINFORCE policy network, one forward pass"),
     Entrant("deep", "deep", "the shipped JAX-trained (PPO) network, in numpy, one forward pass"),
-    Entrant("OpenSpiel ISMCTS-10", f"{OPENSPIEL_ISMCTS}:simulations=10",
-            "OpenSpiel's ISMCTSBot: 10 simulations, 1 random rollout each"),
-    Entrant("OpenSpiel ISMCTS-50", f"{OPENSPIEL_ISMCTS}:simulations=50",
-            "OpenSpiel's ISMCTSBot: 50 simulations, 1 random rollout each"),
+    Entrant(
+        "OpenSpiel ISMCTS-10",
+        f"{OPENSPIEL_ISMCTS}:simulations=10",
+        "OpenSpiel's ISMCTSBot: 10 simulations, 1 random rollout each",
+    ),
+    Entrant(
+        "OpenSpiel ISMCTS-50",
+        f"{OPENSPIEL_ISMCTS}:simulations=50",
+        "OpenSpiel's ISMCTSBot: 50 simulations, 1 random rollout each",
+    ),
 )
 
 
@@ -75,14 +80,15 @@ class Seat:
 
 
 class SpielSeat(Seat):
-    """OpenSpiel's `ISMCTSBot`, deciding on a `python_jamaica` state kept in step with the
-    engine's game (the same action ids); it draws its worlds with `resample_from_infostate`."""
+    """OpenSpiel's `ISMCTSBot`, deciding on an `EngineSpielState` (`python_jamaica`'s state, as
+    the bot sees it, answered from the engine) kept in step with the game (the same action ids);
+    it draws its worlds with `resample_from_infostate`."""
 
     def __init__(self, config: Config, simulations: int, seed: int) -> None:
         import pyspiel
 
         from ..envs.openspiel import settings
-        from .yardstick import spiel_ismcts
+        from .spielsearch import EngineSpielState, ismcts_bot
 
         edition = "modern" if config.edition == "2021" else config.edition
         ghost = "auto" if config.ghost_ship is None else "on" if config.ghost_ship else "off"
@@ -91,8 +97,8 @@ class SpielSeat(Seat):
             "max_rounds": config.max_rounds, "reward": "win"})  # fmt: skip
         if settings(self.game)[0] != config:
             raise ValueError(f"python_jamaica does not play {config}")
-        self.bot = spiel_ismcts(self.game, simulations, seed)
-        self.state: Any = self.game.new_initial_state()
+        self.bot = ismcts_bot(self.game, simulations, seed)
+        self.state = EngineSpielState.new(self.game)
 
     def act(self, state: State, player: int) -> int:
         return int(self.bot.step(self.state))

@@ -1,10 +1,15 @@
 """An outside yardstick (issue 15): one of our bots against OpenSpiel's own `ISMCTSBot` (random
 rollouts), heads-up, at an equal CPU budget per decision.
 
-The game is the registered OpenSpiel game (`pyspiel.load_game("python_jamaica", ...)`); OpenSpiel's
-bot plays on OpenSpiel states through the public API (`resample_from_infostate` for its worlds),
-ours on an engine state kept in step by applying the same action ids. Chance is drawn from the
-game's `chance_outcomes()` with a seeded `random.Random`; seats alternate game by game.
+OpenSpiel's bot is its library code (`open_spiel.python.algorithms.ismcts`, UCT c = 2) searching
+at the engine's speed (`jamaica.lab.spielsearch`, issue 28): it decides on an
+`EngineSpielState`, which answers the bot's calls from the engine with the same legal actions
+and the same information state strings as the registered game `python_jamaica`, and its leaves
+are valued by one random rollout played on the engine, as `RandomRolloutEvaluator` plays it.
+(Through the pyspiel API the same simulation cost 5–7× more: `python -m jamaica.lab.spielsearch`
+measures both.) Ours plays on an engine state kept in step by applying the same action ids.
+Chance is drawn from the game's `chance_outcomes()` with a seeded `random.Random`; seats
+alternate game by game.
 
 Equal CPU: unless `--simulations` is given, OpenSpiel's budget is calibrated first — both bots
 answer the same sampled questions (every one with a choice), their mean CPU time per question is
@@ -25,8 +30,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-UCT_C = 2.0  # OpenSpiel's examples use 2 for ISMCTS with returns in [0, 1]
-
 
 def load_game(players: int = 2) -> Any:
     import pyspiel
@@ -34,29 +37,6 @@ def load_game(players: int = 2) -> Any:
     import jamaica.envs.openspiel  # noqa: F401  (registers python_jamaica)
 
     return pyspiel.load_game("python_jamaica", {"players": players, "reward": "win"})
-
-
-def spiel_ismcts(game: Any, simulations: int, seed: int) -> Any:
-    """OpenSpiel's `ISMCTSBot` with one random rollout per simulation, every draw seeded.
-
-    Left to itself the bot draws its worlds with an unseeded `pyspiel.UniformProbabilitySampler`,
-    so that a seeded game never plays the same twice; its `_resampler_cb` (the Python port of
-    the C++ bot's `SetResampler`) makes it draw them from its own seeded generator instead."""
-    import numpy as np
-    from open_spiel.python.algorithms import ismcts, mcts
-
-    rs = np.random.RandomState(seed % 2**32)
-    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs)
-    bot = ismcts.ISMCTSBot(
-        game,
-        evaluator,
-        UCT_C,
-        max_simulations=simulations,
-        random_state=rs,
-        allow_inconsistent_action_sets=True,  # other hands differ between worlds
-    )
-    bot._resampler_cb = lambda state, player: state.resample_from_infostate(player, rs.uniform)
-    return bot
 
 
 def _chance(state: Any, rng: random.Random) -> int:
@@ -85,14 +65,15 @@ def play(job: Job) -> GameOutcome:
     from ..bots import make_bot
     from ..envs.openspiel import settings
     from ..rules import new_game
+    from .spielsearch import EngineSpielState, ismcts_bot
 
     seed, seat, spec, simulations = job
     game = load_game(2)
     config = settings(game)[0]
     ours = make_bot(spec, seed * 10 + seat)
-    theirs = spiel_ismcts(game, simulations, seed * 10 + 1 - seat)
+    theirs = ismcts_bot(game, simulations, seed * 10 + 1 - seat)
     rng = random.Random(seed)
-    state = game.new_initial_state()
+    state = EngineSpielState.new(game)
     mirror = new_game(config, log=False)
     times: tuple[list[float], list[float]] = ([], [])
     while not state.is_terminal():
@@ -142,16 +123,17 @@ def calibrate(spec: str, points: int = 24, probe: int = 40, seed: int = 5) -> tu
     from ..bots import make_bot
     from ..envs.openspiel import settings
     from ..rules import new_game
+    from .spielsearch import EngineSpielState, ismcts_bot
 
     game = load_game(2)
     config = settings(game)[0]
     histories = decision_points(points, seed)
     ours = make_bot(spec, seed)
-    theirs = spiel_ismcts(game, probe, seed)
+    theirs = ismcts_bot(game, probe, seed)
     t_ours = t_theirs = 0.0
     for h in histories:
         s = new_game(config, log=False)
-        st = game.new_initial_state()
+        st = EngineSpielState.new(game)
         for a in h:
             s.apply(a)
             st.apply_action(a)
