@@ -24,7 +24,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..rules import Config
-from . import language, logs, rated
+from . import analysis, language, logs, rated
 from .health import Monitor, install
 from .language import http_error, lang_of
 from .layout import board_layout
@@ -103,6 +103,7 @@ def create_app(
     players = Players(store)
     lobby = Lobby(tables, players, limits, shared)
     replays = Replays()
+    analyses = analysis.Analyses()  # post-game analysis: a worker process, a bounded queue
     profiles = Profiles(store, STATIC, limits.ladder_games)
     joining = asyncio.Semaphore(1)
     accepting = asyncio.Semaphore(1)
@@ -141,6 +142,7 @@ def create_app(
             t.close()
         budget.flush()
         replays.close()
+        analyses.close()
         close_bot_pool()
 
     def page(name: str) -> Any:
@@ -423,6 +425,7 @@ def create_app(
             if client is not None:
                 table.leave(client)
 
+    analyse = analysis.endpoint(tables, players, analyses)
     routes = [
         Route("/", page("index.html")),
         Route("/table/{table_id}", table_page("table.html")),
@@ -430,6 +433,7 @@ def create_app(
         Route("/api/tables", list_tables, methods=["GET"]),
         Route("/api/tables", create_table, methods=["POST"]),
         Route("/api/tables/{table_id}/replay", replay_step),
+        Route("/api/tables/{table_id}/analysis", analyse, methods=["POST"]),
         *lobby.routes(),
         *profiles.routes(),
         *language.routes(),
@@ -441,6 +445,7 @@ def create_app(
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.tables = tables
+    app.state.analyses = analyses
     app.state.monitor = monitor
     app.add_middleware(HttpBudget, per_second=limits.http_per_second, burst=limits.http_burst)
     app.add_middleware(SecurityHeaders)
