@@ -109,9 +109,9 @@ def _terminal(ns: argparse.Namespace) -> int:
     from .session import GameSession
 
     if ns.command == "replay":
-        from .tui.replay import ReplayApp
+        from .tui.replay import replay_app
 
-        ReplayApp(GameSession.load(Path(ns.file)), lang=_lang(ns)).run()
+        replay_app(GameSession.load(Path(ns.file)), _lang(ns), ns.analyse, ns.budget).run()
         return 0
     app = play_app(ns)
     app.run()
@@ -342,6 +342,12 @@ def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
     )
     rep = sub.add_parser("replay", help=_("step through a saved or finished game"))
     rep.add_argument("file")
+    rep.add_argument("--analyse", "--analyze", type=int, metavar="SEAT",
+                     help=_("master analyses this seat's decisions (1 is the first seat) at "
+                            "once"))  # fmt: skip
+    rep.add_argument("--budget", type=int, default=None, metavar="N",
+                     help=_("the analysis's search per decision (master's iterations, default "
+                            "{n})", n=400))  # fmt: skip
     for p in (play, rep):
         p.add_argument("--lang", choices=LANGUAGES, default=None,
                        help=_("the language of the screens (default: from LANGUAGE, LC_ALL, "
