@@ -11,6 +11,7 @@ from jamaica import Config
 from jamaica.analysis.core import (
     DEFAULT_ITERATIONS,
     GAME_BUDGET,
+    MAX_QUESTIONS,
     MIN_ITERATIONS,
     THRESHOLDS,
     GameAnalysis,
@@ -20,6 +21,7 @@ from jamaica.analysis.core import (
     budget,
     mark,
     questions,
+    thresholds,
 )
 from jamaica.bots import GreedyBot
 from jamaica.rules import CHANCE, new_game
@@ -60,7 +62,7 @@ def test_values_best_first_loss_and_mark_agree() -> None:
         assert all(0.0 <= x <= 1.0 for x in values)
         assert v.best == v.values[0][0]
         assert v.loss == pytest.approx(max(0.0, values[0] - dict(v.values)[v.chosen]), abs=1e-4)
-        assert v.mark == mark(v.loss)
+        assert v.mark == mark(v.loss, SHORT.players)
 
 
 def test_the_marks_are_the_thresholds() -> None:
@@ -68,6 +70,9 @@ def test_the_marks_are_the_thresholds() -> None:
     assert mark(0.0) == "" and mark(0.049) == ""
     assert mark(0.05) == "inaccuracy" and mark(0.099) == "inaccuracy"
     assert mark(0.10) == "mistake" and mark(0.2) == "blunder" and mark(0.9) == "blunder"
+    # with more players a win chance is smaller: the thresholds scale by 2/n
+    assert thresholds(6) == (("inaccuracy", 0.0167), ("mistake", 0.0333), ("blunder", 0.0667))
+    assert mark(0.04, 6) == "mistake" and mark(0.04, 4) == "inaccuracy" and mark(0.04) == ""
 
 
 def test_worst_and_counts() -> None:
@@ -95,8 +100,7 @@ def test_the_budget_is_bounded_for_the_whole_game() -> None:
     assert budget(400) == GAME_BUDGET // 400 < DEFAULT_ITERATIONS
     assert budget(100_000) == MIN_ITERATIONS
     assert budget(10, iterations=30) == 30
-    many = budget(1000)
-    assert many * 1000 <= GAME_BUDGET or many == MIN_ITERATIONS
+    assert MAX_QUESTIONS * budget(MAX_QUESTIONS) <= GAME_BUDGET  # no more questions are judged
 
 
 def test_progress_is_reported() -> None:

@@ -4,7 +4,8 @@ board does for chess, on the engine's own questions.
 For each question the player answered that had a real choice (more than one legal answer, a kind
 of `KINDS`), master values every legal answer (`bots.master.option_values`: about a win chance in
 [0, 1], every answer tried about as often), and the verdict says how much the answer taken lost
-against master's best, marked as an inaccuracy, a mistake or a blunder above `THRESHOLDS`.
+against master's best, marked as an inaccuracy, a mistake or a blunder above `THRESHOLDS`
+(heads-up; scaled by 2/n with n players: `thresholds`).
 
 Secrecy: the verdict on a question of player P is worked out from P's question alone — master
 only ever searches worlds drawn from P's view (`State.resample(P, rng)`), and the seed of each
@@ -12,7 +13,9 @@ search is the analysis's seed and the question's rank among P's own questions, n
 hidden. Two games P cannot tell apart give P the same analysis (tests/secrecy).
 
 The budget is bounded: `iterations` per question (DEFAULT_ITERATIONS), and at most GAME_BUDGET
-iterations for the whole game (spread evenly over its questions, at least MIN_ITERATIONS each).
+iterations for the whole game (spread evenly over its questions, at least MIN_ITERATIONS each,
+so a game of more than MAX_QUESTIONS questions of one player — none seen: a heads-up game has
+45 to 90 — has its first MAX_QUESTIONS judged).
 Pure: no I/O, no clock; the same game, player and seed give the same analysis.
 """
 
@@ -25,6 +28,8 @@ from typing import Any, Final
 from ..bots.master import MasterBot
 from ..rules import Config, State, new_game
 
+# Value lost, heads-up (a fair share of 0.5); with n players the thresholds scale by 2/n, the
+# fair share 1/n over 1/2: five points of a 50% chance weigh as much as 1.7 of a 17% one.
 THRESHOLDS: Final = (("inaccuracy", 0.05), ("mistake", 0.10), ("blunder", 0.20))
 MARKS: Final = ("", "inaccuracy", "mistake", "blunder")
 SYMBOLS: Final = {"": "", "inaccuracy": "?!", "mistake": "?", "blunder": "??"}
@@ -33,7 +38,8 @@ SYMBOLS: Final = {"": "", "inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 KINDS: Final = ("card", "move", "load", "pay", "dice_order", "attack", "powder", "sabre", "spoils")
 DEFAULT_ITERATIONS: Final = 400  # master's iterations per question
 GAME_BUDGET: Final = 40_000  # iterations for the whole game, at most
-MIN_ITERATIONS: Final = 64  # per question, however long the game
+MIN_ITERATIONS: Final = 64  # per question, however long the game…
+MAX_QUESTIONS: Final = GAME_BUDGET // MIN_ITERATIONS  # …so only the first 625 are judged
 SEED_STRIDE: Final = 1_000_003  # one seed per question: seed * SEED_STRIDE + its rank
 
 
@@ -101,10 +107,15 @@ class GameAnalysis:
                             int(d["iterations"]), int(d["seed"]))  # fmt: skip
 
 
-def mark(loss: float) -> str:
-    """The mark of a loss: the highest threshold it reaches."""
+def thresholds(players: int = 2) -> tuple[tuple[str, float], ...]:
+    """The marks' thresholds for a game of `players` (THRESHOLDS heads-up, scaled by 2/n)."""
+    return tuple((name, round(x * 2 / players, 4)) for name, x in THRESHOLDS)
+
+
+def mark(loss: float, players: int = 2) -> str:
+    """The mark of a loss in a game of `players`: the highest threshold it reaches."""
     found = ""
-    for name, threshold in THRESHOLDS:
+    for name, threshold in thresholds(players):
         if loss >= threshold:
             found = name
     return found
@@ -143,7 +154,8 @@ def judge(state: State, player: int, chosen: int, step: int, iterations: int, se
     best = values[0][1]
     mine = dict(values).get(chosen, best)
     loss = round(max(0.0, best - mine), 4)
-    return Verdict(step, state.rnd, state.decision_kind(), tuple(values), chosen, loss, mark(loss))
+    kind = state.decision_kind()
+    return Verdict(step, state.rnd, kind, tuple(values), chosen, loss, mark(loss, state.n))
 
 
 def analyse_game(
@@ -162,7 +174,7 @@ def analyse_game(
         raise ValueError(f"player must be a seat from 0 to {config.players - 1}, not {player}")
     if iterations < 1:
         raise ValueError(f"iterations must be at least 1, not {iterations}")
-    found = questions(config, history, player)
+    found = questions(config, history, player)[:MAX_QUESTIONS]
     each = budget(len(found), iterations)
     verdicts = []
     if progress is not None:
@@ -174,6 +186,6 @@ def analyse_game(
     return GameAnalysis(player, tuple(verdicts), each, seed)
 
 
-__all__ = ["DEFAULT_ITERATIONS", "GAME_BUDGET", "KINDS", "MARKS", "MIN_ITERATIONS", "SYMBOLS",
+__all__ = ["DEFAULT_ITERATIONS", "GAME_BUDGET", "KINDS", "MARKS", "MAX_QUESTIONS", "MIN_ITERATIONS", "SYMBOLS",
            "THRESHOLDS", "GameAnalysis", "Verdict", "analyse_game", "analysed", "budget", "judge",
-           "mark", "questions"]  # fmt: skip
+           "mark", "questions", "thresholds"]  # fmt: skip
