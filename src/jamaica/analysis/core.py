@@ -186,6 +186,6 @@ def analyse_game(
     return GameAnalysis(player, tuple(verdicts), each, seed)
 
 
-__all__ = ["DEFAULT_ITERATIONS", "GAME_BUDGET", "KINDS", "MARKS", "MAX_QUESTIONS", "MIN_ITERATIONS", "SYMBOLS",
-           "THRESHOLDS", "GameAnalysis", "Verdict", "analyse_game", "analysed", "budget", "judge",
-           "mark", "questions", "thresholds"]  # fmt: skip
+__all__ = ["DEFAULT_ITERATIONS", "GAME_BUDGET", "KINDS", "MARKS", "MAX_QUESTIONS",
+           "MIN_ITERATIONS", "SYMBOLS", "THRESHOLDS", "GameAnalysis", "Verdict", "analyse_game",
+           "analysed", "budget", "judge", "mark", "questions", "thresholds"]  # fmt: skip
