@@ -45,7 +45,7 @@ def test_the_summary_counts_and_names_where_most_was_lost() -> None:
         "into hold 1 (2 food), 25 points of win chance better.")  # fmt: skip
     fr = say_summary(GameAnalysis(0, v), words, Words("fr"))
     assert fr.startswith("0 imprécision, 1 erreur, 1 gaffe en 2 décisions.")
-    assert f"Tu as le plus perdu au tour 9 (chargement){NNBSP}:" in fr
+    assert f"Tu as le plus perdu à la manche 9 (chargement){NNBSP}:" in fr
     assert say_summary(GameAnalysis(0, ()), None, _).endswith(
         "Master found nothing better than your answers.")  # fmt: skip
 
@@ -57,6 +57,6 @@ def test_in_french_the_labels_and_sentences_are_french() -> None:
     kinds = {"card": "choix de carte", "move": "déplacement", "load": "chargement",
              "pay": "paiement", "dice_order": "dé du matin"}  # fmt: skip
     for v, e in zip(shown["verdicts"], english["verdicts"], strict=True):
-        assert v["text"].startswith(f"Tour {v['round']}, ")
+        assert v["text"].startswith(f"Manche {v['round']}, ")
         assert v["kind_words"] == kinds.get(v["kind"], v["kind_words"])
         assert {o["action"] for o in v["options"]} == {o["action"] for o in e["options"]}

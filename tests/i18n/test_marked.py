@@ -16,7 +16,7 @@ PAGES = ["index.html", "player.html", "ladder.html", "rules.html", "table.html",
 SCRIPTS = ["lobby.js", "profile.js", "ladder.js", "ratings.js", "i18n.js", "help.js", "rules.js",
            "table.js", "board.js", "boardview.js", "panels.js", "question.js", "log.js", "seats.js",
            "chat.js", "rematch.js", "pacing.js", "words.js", "replay.js", "icons.js", "common.js",
-           "player.js"]  # fmt: skip
+           "player.js", "analysis.js"]  # fmt: skip
 NOT_WORDS = {"Jamaica", "English", "Français", "#", "→", "★", "2021"}
 # Names are names in every language: the pirates a new table's seats are called after.
 NAMES = {"Anne Bonny", "Mary Read", "John Rackham", "Olivier Levasseur", "Samuel Bellamy",

@@ -94,7 +94,7 @@ def test_the_seat_s_token_opens_its_analysis_in_the_reader_s_language(
     assert a["counts"] == core.counts() and a["summary"].startswith(
         f"{core.counts()['inaccuracy']} inaccurac")  # fmt: skip
     fr = ask(s, "done", {"seat": 0, "token": TOKEN}, lang="fr")
-    assert fr[0] == 200 and fr[1]["analysis"]["verdicts"][0]["text"].startswith("Tour ")
+    assert fr[0] == 200 and fr[1]["analysis"]["verdicts"][0]["text"].startswith("Manche ")
     assert [v["step"] for v in fr[1]["analysis"]["verdicts"]] == [v.step for v in core.verdicts]
 
 

@@ -72,11 +72,16 @@ def say_summary(a: GameAnalysis, worst_words: dict[int, str] | None, _: Words) -
     marks = say_counts(a, _)
     head = _.n("{marks} in {n} decision.", "{marks} in {n} decisions.", len(a.verdicts),
                marks=marks)  # fmt: skip
+    return head + " " + say_lost_most(a, worst_words, _)
+
+
+def say_lost_most(a: GameAnalysis, worst_words: dict[int, str] | None, _: Words) -> str:
+    """Where the player lost most, in a sentence (or that master found nothing better)."""
     w = a.worst()
     if w is None or worst_words is None:
-        return head + " " + _("Master found nothing better than your answers.")
+        return _("Master found nothing better than your answers.")
     kind = _(KIND_WORDS.get(w.kind, w.kind))
-    return head + " " + _.n(
+    return _.n(
         "You lost most at round {round} ({kind}): {yours} instead of {best}, {n} point of win "
         "chance.", "You lost most at round {round} ({kind}): {yours} instead of {best}, {n} "
         "points of win chance.", round(w.loss * 100), round=w.round,
@@ -114,10 +119,11 @@ def render(
             "text": say_verdict(v, words, _),
         })  # fmt: skip
     w = a.worst()
+    worst_words = None if w is None else said.get(w.step)
     return {
         "player": a.player, "iterations": a.iterations, "counts": a.counts(),
         "worst": None if w is None else w.step, "verdicts": out,
-        "summary": say_summary(a, None if w is None else said.get(w.step), _),
+        "summary": say_summary(a, worst_words, _), "lost_most": say_lost_most(a, worst_words, _),
     }  # fmt: skip
 
 
@@ -127,6 +133,7 @@ __all__ = [
     "labels",
     "render",
     "say_counts",
+    "say_lost_most",
     "say_summary",
     "say_verdict",
 ]

@@ -8,6 +8,7 @@ import { BattlePanel, DicePanel, drawShips, scoreTable, winnerWords } from "/sta
 import { loadChat } from "/static/chat.js";
 import { ghostName } from "/static/words.js";
 import { fetchIn, loadWords, n, t } from "/static/i18n.js";
+import { Analysis } from "/static/analysis.js";
 
 await loadWords(); // the reader's words, before anything is drawn
 
@@ -22,6 +23,9 @@ const cache = new Map(); // step -> {round, view}
 const log = new Log($("log"), null);
 const dice = new DicePanel($("dice"));
 const battle = new BattlePanel($("battle"));
+// a player's own decisions judged by master (their seat's token in the fragment, or their key)
+const analysis = new Analysis(tableId, $("analysis-body"), (n) => { pause(); show(n); },
+  () => { drawRounds(); drawChart(); });
 
 async function fetchStep(n, tries = 6) {
   const r = await fetchIn(`/api/tables/${tableId}/replay?step=${n}`);
@@ -116,6 +120,7 @@ async function show(n) {
   for (const b of $("rounds").querySelectorAll("button")) b.setAttribute("aria-current", String(Number(b.dataset.round) === round));
   if (step >= steps) pause();
   drawChart();
+  analysis.at(step);
 }
 
 // --- rounds and the chart ------------------------------------------------------------------------
@@ -126,6 +131,12 @@ function drawRounds() {
     if (r < 1) continue;
     const b = el("button", { type: "button", "data-round": r, "aria-label": t("Round {round}", { round: r }) }, String(r));
     b.setAttribute("aria-current", String(r === round));
+    const marked = analysis.roundMarks().get(r); // the worst mark of the player's decisions there
+    if (marked) {
+      b.dataset.mark = marked.mark;
+      b.append(el("span", { class: "round-mark", "aria-hidden": "true" }, marked.symbol));
+      b.setAttribute("aria-label", t("Round {round}: {mark}", { round: r, mark: markWords(marked.mark) }));
+    }
     b.addEventListener("click", () => { pause(); show(starts.get(r).step); });
     box.appendChild(b);
   }
@@ -189,6 +200,10 @@ function drawChart() {
   xs.forEach((r, i) => { if (i % every === 0) add("text", { x: x(r), y: H - 6, "text-anchor": "middle" }, String(r)); });
   if (end && end.view.game_over) add("text", { x: x(lastX), y: H - 6, "text-anchor": "middle" }, t("end"));
   if (round >= 1) add("line", { x1: x(round), x2: x(round), y1: T, y2: H - B, class: "now" });
+  for (const [r, m] of analysis.roundMarks()) { // the player's marked rounds, as lichess marks moves
+    if (r < 1 || r >= lastX) continue;
+    add("text", { x: x(r), y: T + 2, "text-anchor": "middle", class: "chart-mark", "data-mark": m.mark }, m.symbol);
+  }
   const summary = [];
   const letters = shipLetters(names);
   // each line drawn over a dark edge (a yellow or an aqua line shows on the paper), and ended by
@@ -221,6 +236,10 @@ function drawChart() {
     item.append(chip, document.createTextNode(names[k]));
     legend.appendChild(item);
   });
+}
+
+function markWords(mark) {
+  return { inaccuracy: t("an inaccuracy"), mistake: t("a mistake"), blunder: t("a blunder") }[mark] || "";
 }
 
 // --- playing -------------------------------------------------------------------------------------

@@ -301,7 +301,8 @@ function finish(view) {
   fin.hidden = false;
   $("winner").textContent = winnerWords(view, names);
   $("final-table").replaceChildren(scoreTable(view, names, mySeat));
-  $("replay-link").href = `/replay/${tableId}`;
+  // a seat's link carries its token on to the replay (in the fragment): its player's analysis
+  $("replay-link").href = `/replay/${tableId}` + (token && seat !== null ? `#seat=${seat}&token=${encodeURIComponent(token)}` : "");
   question.box.hidden = true;
   $("hand-panel").hidden = true;
   $("replaced").hidden = true;

@@ -1,0 +1,208 @@
+// The post-game analysis on the replay page (issue 28): a player who held a seat asks master to
+// judge their decisions — the seat's token comes in the address's fragment (#seat=0&token=…, as
+// the table's link carries it; never in a query string) and goes in the request's body, or the
+// player's key (player.js) finds the seat they held. The server works it out in the background:
+// this panel shows its progress, then the summary, the marked decisions (?! ? ??) as a list whose
+// items jump the replay to that step, and master's view of the decision shown at each step.
+import { el } from "/static/common.js";
+import { fetchIn, fmt, n, t } from "/static/i18n.js";
+import { loadPlayer } from "/static/player.js";
+
+const RANK = { "": 0, inaccuracy: 1, mistake: 2, blunder: 3 };
+const SYMBOL = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+
+/** The seat and token of the address's fragment (an old link's query moves there at once). */
+function seatFromAddress() {
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  const query = new URLSearchParams(location.search);
+  const params = fragment.has("token") ? fragment : query;
+  const seat = params.has("seat") ? Number(params.get("seat")) : null;
+  const token = params.get("token");
+  if (params === query && query.has("token")) {
+    history.replaceState(null, "", location.pathname + `#seat=${seat}&token=${encodeURIComponent(token || "")}`);
+  }
+  return Number.isInteger(seat) && token ? { seat, token } : null;
+}
+
+const percent = (v) => t("{value}%", { value: fmt(Math.round(v * 100)) });
+const points = (loss) => t("−{value} pts", { value: fmt(Math.round(loss * 100)) });
+
+export class Analysis {
+  /** `box`: the panel's body; `jump(step)`: show that step of the replay; `changed()`: the
+   * marks are known (redraw the chart and the rounds). */
+  constructor(tableId, box, jump, changed) {
+    this.tableId = tableId;
+    this.box = box;
+    this.jump = jump;
+    this.changed = changed;
+    this.seat = seatFromAddress();
+    this.player = loadPlayer();
+    this.data = null; // the server's answer once done
+    this.step = 0;
+    this.everything = false; // the list shows every decision, not only the marked ones
+    this.timer = null;
+    this.intro();
+  }
+
+  /** Per round, the worst mark of the player's decisions in it: round -> {mark, symbol}. */
+  roundMarks() {
+    const out = new Map();
+    for (const v of this.data ? this.data.analysis.verdicts : []) {
+      if (!v.mark) continue;
+      const was = out.get(v.round);
+      if (!was || RANK[v.mark] > RANK[was.mark]) out.set(v.round, { mark: v.mark, symbol: v.symbol });
+    }
+    return out;
+  }
+
+  intro() {
+    const box = this.box;
+    box.replaceChildren();
+    if (!this.seat && !this.player) {
+      box.append(el("p", { class: "muted" }, t("Only a player who held a seat can see the analysis of their decisions: open this replay from your table's link.")));
+      return;
+    }
+    box.append(el("p", { class: "muted" }, t("Master, the strongest bot, values every answer you could have given at each of your decisions, from what you could see then. Only you can see your analysis.")));
+    const go = el("button", { type: "button", class: "primary", id: "analyse" }, t("Analyse my decisions"));
+    go.addEventListener("click", () => this.ask());
+    box.append(go, el("p", { class: "analysis-status", id: "analysis-status", role: "status" }));
+  }
+
+  status(text, error = false) {
+    const s = this.box.querySelector("#analysis-status");
+    if (!s) return;
+    s.textContent = text;
+    s.classList.toggle("error", error);
+  }
+
+  async ask() {
+    clearTimeout(this.timer);
+    const go = this.box.querySelector("#analyse");
+    if (go) go.disabled = true;
+    const headers = { "content-type": "application/json" };
+    if (this.player) headers["x-player-key"] = this.player.key;
+    let r, d;
+    try {
+      r = await fetchIn(`/api/tables/${this.tableId}/analysis`, { method: "POST", headers, body: JSON.stringify(this.seat || {}) });
+      d = await r.json();
+    } catch {
+      this.status(t("the server cannot be reached"), true);
+      if (go) go.disabled = false;
+      return;
+    }
+    if (r.status === 202) {
+      this.progress(d.done, d.total);
+      const wait = Math.min(10, Number(r.headers.get("Retry-After")) || 2);
+      this.timer = setTimeout(() => this.ask(), wait * 1000);
+      return;
+    }
+    if (!r.ok) {
+      this.status(d.error || t("the server answered {status}", { status: r.status }), true);
+      if (go) go.disabled = false;
+      return;
+    }
+    this.data = d;
+    this.draw();
+    this.changed();
+  }
+
+  progress(done, total) {
+    const s = this.box.querySelector("#analysis-status");
+    if (!s) return;
+    s.classList.remove("error");
+    s.replaceChildren(el("span", {}, total
+      ? t("Master is analysing your decisions: {done} of {total}", { done: fmt(done), total: fmt(total) })
+      : t("Master is analysing your decisions…")));
+    const bar = el("progress", { max: String(Math.max(1, total)), value: String(done), "aria-hidden": "true" });
+    s.append(bar);
+  }
+
+  draw() {
+    const a = this.data.analysis;
+    const box = this.box;
+    box.replaceChildren();
+    const name = this.data.names[this.data.seat];
+    box.append(el("h3", { class: "analysis-who" }, t("{name}'s decisions, judged by master", { name })));
+    const counts = el("div", { class: "analysis-counts" });
+    for (const [mark, one, many] of [["inaccuracy", "{n} inaccuracy", "{n} inaccuracies"], ["mistake", "{n} mistake", "{n} mistakes"], ["blunder", "{n} blunder", "{n} blunders"]]) {
+      const c = el("span", { class: "count", "data-mark": mark });
+      c.append(el("b", { "aria-hidden": "true" }, SYMBOL[mark]), document.createTextNode(" " + n(one, many, a.counts[mark])));
+      counts.append(c);
+    }
+    box.append(counts, el("p", { class: "analysis-summary" }, a.lost_most || a.summary));
+    if (a.worst !== null) {
+      const worst = el("button", { type: "button", class: "link-button" }, t("Go to where you lost most"));
+      worst.addEventListener("click", () => this.jump(a.worst));
+      box.append(worst);
+    }
+    const marked = a.verdicts.filter((v) => v.mark);
+    const toggle = el("label", { class: "analysis-toggle" });
+    const check = el("input", { type: "checkbox" });
+    check.checked = this.everything || !marked.length;
+    check.addEventListener("change", () => { this.everything = check.checked; this.draw(); this.at(this.step); });
+    toggle.append(check, document.createTextNode(" " + t("Every decision ({count})", { count: fmt(a.verdicts.length) })));
+    box.append(toggle);
+    const shown = check.checked ? a.verdicts : marked;
+    const list = el("ol", { class: "verdicts", "aria-label": t("Your decisions") });
+    for (const v of shown) {
+      const item = el("li");
+      const b = el("button", { type: "button", class: "verdict", "data-mark": v.mark, "data-step": String(v.step) });
+      const chosen = v.options.find((o) => o.action === v.chosen);
+      const best = v.options[0];
+      b.append(el("span", { class: "v-round" }, t("R{round}", { round: v.round })),
+        el("span", { class: "v-symbol", "aria-hidden": "true" }, v.symbol || "·"),
+        el("span", { class: "v-what" }, t("{kind}: {answer}", { kind: v.kind_words, answer: chosen ? chosen.label : "" })),
+        el("span", { class: "v-loss" }, v.loss > 0 ? points(v.loss) : ""));
+      if (v.mark) b.append(el("span", { class: "sr-only" }, ` (${v.mark_words})`)); // the symbol, said
+      b.title = v.mark ? t("master: {best}", { best: best.label }) : v.text;
+      b.addEventListener("click", () => this.jump(v.step));
+      item.append(b);
+      list.append(item);
+    }
+    if (!shown.length) list.append(el("li", { class: "muted" }, t("Nothing marked: master found no clear mistake.")));
+    box.append(list, el("div", { class: "verdict-detail", id: "verdict-detail", "aria-live": "polite" }));
+    this.at(this.step);
+  }
+
+  /** The replay shows `step`: master's view of the decision taken there, if it is the player's. */
+  at(step) {
+    this.step = step;
+    const detail = this.box.querySelector("#verdict-detail");
+    if (!detail || !this.data) return;
+    for (const b of this.box.querySelectorAll("button.verdict")) b.setAttribute("aria-current", String(Number(b.dataset.step) === step));
+    const v = this.data.analysis.verdicts.find((x) => x.step === step);
+    detail.replaceChildren();
+    if (!v) {
+      detail.append(el("p", { class: "muted" }, t("Step to one of your decisions, or pick one above, to see master's view of it.")));
+      return;
+    }
+    const head = el("p", { class: "verdict-text", "data-mark": v.mark });
+    if (v.symbol) head.append(el("b", { "aria-hidden": "true" }, v.symbol + " "));
+    head.append(document.createTextNode(v.text));
+    detail.append(head);
+    const table = el("table", { class: "options-table" });
+    const top = el("tr");
+    top.append(el("th", { scope: "col" }, t("Answer")), el("th", { scope: "col" }, t("Master's value")));
+    const thead = el("thead");
+    thead.append(top);
+    table.append(thead);
+    const body = el("tbody");
+    v.options.forEach((o, i) => {
+      const row = el("tr", { class: [o.action === v.chosen ? "chosen" : "", i === 0 ? "best" : ""].join(" ").trim() });
+      const label = el("td");
+      label.append(document.createTextNode(o.label));
+      if (i === 0) label.append(el("span", { class: "best-tag" }, t("master's choice")));
+      if (o.action === v.chosen) label.append(el("span", { class: "chosen-tag" }, t("your answer")));
+      const value = el("td", { class: "value" });
+      const bar = el("span", { class: "bar", "aria-hidden": "true" });
+      const fill = el("span", { class: "fill" });
+      fill.style.width = `${Math.round(o.value * 100)}%`; // CSSOM: allowed by the page's CSP
+      bar.append(fill);
+      value.append(el("span", { class: "num" }, percent(o.value)), bar);
+      row.append(label, value);
+      body.append(row);
+    });
+    table.append(body);
+    detail.append(table);
+  }
+}
