@@ -54,7 +54,7 @@ def percent(x: float, _: Words = ENGLISH) -> str:
 
 def points(loss: float, _: Words = ENGLISH) -> str:
     """A loss in win chance, in percentage points ("24 pts")."""
-    return _("{value} pts", value=_.number(round(100 * loss)))
+    return _.n("{n} pt", "{n} pts", round(100 * loss))
 
 
 def lost(verdict: Verdict) -> bool:
@@ -241,9 +241,17 @@ class AnalysisList(ModalScreen[int | None]):
         with Vertical() as box:
             box.border_title = _("Analysis (Enter: go to the step)")
             yield Static(summary_text(self.analysis, self.name_, self.labels, _), id="summary")
-            yield OptionList(*[Option(verdict_row(v, self.labels.get(v.step, {}), _))
-                               for v in self.analysis.verdicts], id="verdicts")  # fmt: skip
+            yield OptionList(*[Option(self.row(v)) for v in self.analysis.verdicts],
+                             id="verdicts")  # fmt: skip
         yield Footer()
+
+    def row(self, verdict: Verdict) -> Text:
+        """A decision on one line, or on two (what it lost under it) if one would wrap."""
+        room = min(110, self.app.size.width) - 10  # the borders, paddings and scrollbar
+        row = verdict_row(verdict, self.labels.get(verdict.step, {}), self.words)
+        if row.cell_len <= room:
+            return row
+        return verdict_row(verdict, self.labels.get(verdict.step, {}), self.words, True)
 
     def on_mount(self) -> None:
         options = self.query_one(OptionList)

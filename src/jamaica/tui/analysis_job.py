@@ -115,12 +115,13 @@ def _messages(process: subprocess.Popen[bytes], cancelled: Callable[[], bool]) -
                 yield json.loads(line)
 
 
-def analyse(request: Request, progress: Progress, cancelled: Callable[[], bool]) -> (
+def analyse(request: Request, progress: Progress, cancelled: Callable[[], bool],
+            started: Callable[[subprocess.Popen[bytes]], None] | None = None) -> (
         GameAnalysis | None):  # fmt: skip
     """The analysis of `request` (from the session's cache or the file kept beside the save,
-    else made in a child process), calling `progress(done, total)` as decisions are analysed;
-    None if `cancelled()` turned true first (the child is then stopped). Meant for a worker
-    thread: it blocks until done."""
+    else made in a child process, given to `started`), calling `progress(done, total)` as
+    decisions are analysed; None if `cancelled()` turned true first (the child is then stopped).
+    Meant for a worker thread: it blocks until done."""
     found = cached(request) or read_kept(request)
     if found is not None:
         _CACHE[request.key()] = found
@@ -128,6 +129,8 @@ def analyse(request: Request, progress: Progress, cancelled: Callable[[], bool])
     process = subprocess.Popen([sys.executable, "-m", "jamaica.tui.analysis_job"],
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                stderr=subprocess.DEVNULL)  # fmt: skip
+    if started is not None:
+        started(process)
     try:
         assert process.stdin is not None
         process.stdin.write(json.dumps({

@@ -354,6 +354,7 @@ class ReplayScreen(Screen[None]):
         found = (next((i for i in steps if i > self.index), None) if delta > 0
                  else next((i for i in reversed(steps) if i < self.index), None))  # fmt: skip
         if found is None:
+            _ = self.words
             self.notify(_("No marked decision that way."))
             return
         self.index = found
