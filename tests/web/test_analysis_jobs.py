@@ -1,0 +1,100 @@
+"""Issue 28: the analysis's worker and queue in the server's process — a job answers its progress
+then the analysis, is kept (a bounded LRU) and not worked out again, at most WAITING jobs wait
+(Busy), a job that fails says why once and starts again when asked, and the worker stops a game
+past its deadline."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from jamaica import Config
+from jamaica.bots import GreedyBot
+from jamaica.rules.driver import play_game
+from jamaica.web import analysis
+from jamaica.web.analysis import Analyses, Busy
+from jamaica.web.protocol import ProtocolError
+
+CONFIG = Config(players=2, max_rounds=2)
+NAMES = ["Ann", "Ben", "Ghost"]
+
+
+def game(seed: int) -> list[int]:
+    return list(play_game(CONFIG, [GreedyBot(0), GreedyBot(1)], seed=seed).actions)
+
+
+async def until_done(jobs: Analyses, table: str, history: list[int], lang: str = "en") -> bytes:
+    for _ in range(600):
+        got = jobs.answer(table, 0, CONFIG, NAMES, history, lang)
+        if isinstance(got, bytes):
+            return got
+        done, total = got
+        assert 0 <= done <= total or (done, total) == (0, 0)
+        await asyncio.sleep(0.1)
+    raise AssertionError("the analysis never came")
+
+
+async def test_a_job_answers_progress_then_the_analysis_and_is_kept(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(analysis, "KEPT", 2)
+    jobs = Analyses(iterations=16)
+    try:
+        history = game(1)
+        assert jobs.answer("a", 0, CONFIG, NAMES, history, "en") == (0, 0)  # started
+        en = await until_done(jobs, "a", history)
+        fr = await until_done(jobs, "a", history, "fr")
+        assert jobs.computed == 1  # both languages from one analysis
+        assert json.loads(en)["verdicts"] and json.loads(fr)["verdicts"][0]["text"].startswith(
+            "Manche")  # fmt: skip
+        for t in ("b", "c"):  # two more: "a" is forgotten (KEPT = 2)
+            await until_done(jobs, t, game(2))
+        assert jobs.computed == 3
+        await until_done(jobs, "a", history)
+        assert jobs.computed == 4
+    finally:
+        jobs.close()
+
+
+async def test_at_most_waiting_jobs_then_busy(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(analysis, "WAITING", 2)
+    jobs = Analyses(iterations=16)
+    try:
+        history = game(1)
+        jobs.answer("a", 0, CONFIG, NAMES, history, "en")
+        jobs.answer("b", 0, CONFIG, NAMES, history, "en")
+        assert jobs.waiting == 2
+        with pytest.raises(Busy):
+            jobs.answer("c", 0, CONFIG, NAMES, history, "en")
+        assert jobs.answer("a", 0, CONFIG, NAMES, history, "en") is not None  # polling is fine
+        await until_done(jobs, "b", history)
+        await until_done(jobs, "c", history)  # room again
+    finally:
+        jobs.close()
+
+
+async def test_a_failed_job_says_why_once_then_starts_again() -> None:
+    jobs = Analyses(iterations=16)
+    try:
+        bad = [10_000]  # not a legal first action: the worker fails
+        jobs.answer("x", 0, CONFIG, NAMES, bad, "en")
+        for _ in range(300):
+            await asyncio.sleep(0.1)
+            try:
+                jobs.answer("x", 0, CONFIG, NAMES, bad, "en")
+            except ProtocolError as e:
+                assert e.code == "failed" and "try again" in e.message
+                break
+        else:
+            raise AssertionError("the failure was never said")
+        assert jobs.answer("x", 0, CONFIG, NAMES, bad, "en") == (0, 0)  # asked again: restarted
+    finally:
+        jobs.close()
+
+
+def test_the_worker_stops_a_game_past_its_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(analysis, "DEADLINE", -1.0)
+    with pytest.raises(TimeoutError):
+        analysis._work(1, CONFIG.to_dict(), tuple(game(1)), 0, tuple(NAMES), 8)
