@@ -122,3 +122,11 @@ def test_bad_arguments_are_refused() -> None:
         analyse_game(SHORT, game(), 2)
     with pytest.raises(ValueError, match="iterations"):
         analyse_game(SHORT, game(), 0, iterations=0)
+
+
+def test_answers_that_were_not_the_player_s_are_not_judged() -> None:
+    a = analysis()
+    away = {a.verdicts[1].step, a.verdicts[3].step}  # a bot answered for them there
+    b = analyse_game(SHORT, game(), 0, iterations=40, seed=0, skip=away)
+    assert [v.step for v in b.verdicts] == [v.step for v in a.verdicts if v.step not in away]
+    assert all(v in a.verdicts for v in b.verdicts)  # the others judged as before

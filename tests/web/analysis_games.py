@@ -21,10 +21,11 @@ OTHER_KEY = "o" * 43  # a player who sat at no table
 
 def store_game(
     db: Path, table_id: str = "done", players: int = 2, rounds: int = 3, seed: int = 3,
-    finished: bool = True,
+    finished: bool = True, by_bot: frozenset[int] = frozenset(),
 ) -> list[int]:  # fmt: skip
     """A game of `rounds` rounds at most, stored as table `table_id`; its history (without its
-    last decisions when not `finished`)."""
+    last decisions when not `finished`); the steps of `by_bot` stored as a bot's answers (a bot
+    played for the seat there)."""
     config = Config(players=players, max_rounds=rounds)
     history = play_game(config, [GreedyBot(i) for i in range(players)], seed=seed).actions
     if not finished:
@@ -41,6 +42,7 @@ def store_game(
               for i in range(2, players)]  # fmt: skip
     store.create_table(TableRecord(table_id, config.to_dict(), seats, seed, None, time.time(),
                                    finished=finished))  # fmt: skip
-    store.append_many(table_id, [ActionRow(i, int(a), "player") for i, a in enumerate(history)])
+    rows = [ActionRow(i, int(a), "bot" if i in by_bot else "player") for i, a in enumerate(history)]
+    store.append_many(table_id, rows)
     store.close()
     return list(history)

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from jamaica import Config
-from jamaica.analysis.core import analyse_game
+from jamaica.analysis.core import analyse_game, questions
 from jamaica.web import abuse
 
 from .analysis_games import KEY, OTHER_KEY, TOKEN, store_game
@@ -67,6 +67,8 @@ def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, list
     history = store_game(db, "done")
     store_game(db, "running", finished=False)
     store_game(db, "three", players=3, rounds=2, seed=4)
+    questions_0 = [step for step, _ in questions(Config(players=2, max_rounds=3), history, 0)]
+    store_game(db, "away", by_bot=frozenset(questions_0[:2]))  # a bot played for Ann twice
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("JAMAICA_ANALYSIS_ITERATIONS", str(ITERATIONS))
         s = Server(db).start()
@@ -96,6 +98,15 @@ def test_the_seat_s_token_opens_its_analysis_in_the_reader_s_language(
     fr = ask(s, "done", {"seat": 0, "token": TOKEN}, lang="fr")
     assert fr[0] == 200 and fr[1]["analysis"]["verdicts"][0]["text"].startswith("Manche ")
     assert [v["step"] for v in fr[1]["analysis"]["verdicts"]] == [v.step for v in core.verdicts]
+
+
+def test_the_answers_a_bot_gave_for_the_player_are_not_judged(
+    srv: tuple[Server, list[int]],
+) -> None:
+    s, history = srv
+    mine = [step for step, _ in questions(Config(players=2, max_rounds=3), history, 0)]
+    d = wait_done(s, "away", {"seat": 0, "token": TOKEN})
+    assert [v["step"] for v in d["analysis"]["verdicts"]] == mine[2:]
 
 
 def test_a_player_s_key_opens_the_seat_they_hold(srv: tuple[Server, list[int]]) -> None:

@@ -21,7 +21,7 @@ Pure: no I/O, no clock; the same game, player and seed give the same analysis.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -166,23 +166,26 @@ def analyse_game(
     iterations: int = DEFAULT_ITERATIONS,
     seed: int = 0,
     progress: Callable[[int, int], None] | None = None,
+    skip: Collection[int] = (),
 ) -> GameAnalysis:
     """Judge every question `player` answered with a choice in the game `history` (every action
-    applied since `new_game(config)`, chance outcomes included). `progress(done, total)` is called
-    before the first question and after each one."""
+    applied since `new_game(config)`, chance outcomes included), but the steps of `skip` (answers
+    that were not the player's: a bot played for them while they were away, or their time ran
+    out). `progress(done, total)` is called before the first question and after each one."""
     if not 0 <= player < config.players:
         raise ValueError(f"player must be a seat from 0 to {config.players - 1}, not {player}")
     if iterations < 1:
         raise ValueError(f"iterations must be at least 1, not {iterations}")
-    found = questions(config, history, player)[:MAX_QUESTIONS]
+    every = enumerate(questions(config, history, player))  # a question's seed: its rank in all
+    found = [(rank, step, s) for rank, (step, s) in every if step not in skip][:MAX_QUESTIONS]
     each = budget(len(found), iterations)
     verdicts = []
     if progress is not None:
         progress(0, len(found))
-    for rank, (step, state) in enumerate(found):
+    for done, (rank, step, state) in enumerate(found):
         verdicts.append(judge(state, player, history[step], step, each, seed * SEED_STRIDE + rank))
         if progress is not None:
-            progress(rank + 1, len(found))
+            progress(done + 1, len(found))
     return GameAnalysis(player, tuple(verdicts), each, seed)
 
 

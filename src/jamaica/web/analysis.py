@@ -43,6 +43,7 @@ from .language import http_error, lang_of
 from .lobby import KEY_HEADER, moved
 from .protocol import Hello, ProtocolError
 from .security import TooLarge, read_body
+from .store import StoreError
 
 if TYPE_CHECKING:
     from multiprocessing.sharedctypes import Synchronized
@@ -109,12 +110,17 @@ class Analyses:
             number, done, total = board[:]  # type: ignore[index]
         return (done, total) if number == job.number else (0, 0)
 
+    def started(self, table_id: str, seat: int) -> bool:
+        """Whether the analysis of this seat is known or being worked out."""
+        return (table_id, seat) in self._done or (table_id, seat) in self._jobs
+
     def answer(
         self, table_id: str, seat: int, config: Config, names: Sequence[str],
-        history: Sequence[int], lang: str,
+        history: Sequence[int], lang: str, skip: Sequence[int] = (),
     ) -> bytes | tuple[int, int]:  # fmt: skip
         """The analysis of `seat` in `lang` (JSON) if it is ready, else the job's progress (done,
-        total), starting it if it is not running; Busy if too many wait, the ProtocolError that
+        total), starting it if it is not running (`skip`: the steps a bot or the clock answered
+        for the seat, not judged); Busy if too many wait, the ProtocolError that
         stopped it if it did (the next request starts it again)."""
         key = (table_id, seat)
         known = self._done.get(key)
@@ -132,18 +138,18 @@ class Analyses:
         self._numbers += 1
         job = self._jobs[key] = Job(self._numbers)
         job.task = asyncio.get_running_loop().create_task(
-            self._run(key, job, config.to_dict(), tuple(names), tuple(history))
+            self._run(key, job, config.to_dict(), tuple(names), tuple(history), tuple(skip))
         )
         return 0, 0
 
     async def _run(
         self, key: _Key, job: Job, config: dict[str, Any], names: tuple[str, ...],
-        history: tuple[int, ...],
+        history: tuple[int, ...], skip: tuple[int, ...],
     ) -> None:  # fmt: skip
         pool = self._executor()
         try:
             work = asyncio.get_running_loop().run_in_executor(
-                pool, _work, job.number, config, history, key[1], names, self.iterations
+                pool, _work, job.number, config, history, key[1], names, self.iterations, skip
             )
             answers = await work
         except BrokenProcessPool:  # the worker died: the next job starts a new one
@@ -240,9 +246,16 @@ def endpoint(tables: Tables, players: Players, analyses: Analyses) -> Any:
         if not state.is_terminal():
             return http_error(request, 409, "the game is still running: its analysis opens "
                               "when it is over")  # fmt: skip
+        skip: list[int] = []
+        if not analyses.started(table.id, seat):  # the answers a bot or the clock gave for them
+            try:
+                rows = await asyncio.to_thread(tables.store.actions, table.id)
+            except StoreError:
+                return http_error(request, 503, "this table is unavailable")
+            skip = [r.seq for r in rows if r.by in ("bot", "timeout")]
         try:
             found = analyses.answer(table.id, seat, table.session.config, table.names,
-                                    state.history, lang_of(request))  # fmt: skip
+                                    state.history, lang_of(request), skip)  # fmt: skip
         except Busy:
             return http_error(request, 503, "master is analysing other games: try again in a "
                               "minute", headers={"Retry-After": "30"})  # fmt: skip
@@ -274,7 +287,7 @@ def _start_worker(board: Any) -> None:
 
 def _work(
     number: int, config: dict[str, Any], history: tuple[int, ...], seat: int,
-    names: tuple[str, ...], iterations: int | None,
+    names: tuple[str, ...], iterations: int | None, skip: tuple[int, ...] = (),
 ) -> dict[str, bytes]:  # fmt: skip
     """The analysis of `seat`, in every language (JSON); TimeoutError past DEADLINE."""
     from ..analysis.core import DEFAULT_ITERATIONS, analyse_game
@@ -291,7 +304,7 @@ def _work(
             raise TimeoutError
 
     a = analyse_game(cfg, history, seat, iterations=iterations or DEFAULT_ITERATIONS, seed=SEED,
-                     progress=report)  # fmt: skip
+                     progress=report, skip=frozenset(skip))  # fmt: skip
     return {lang: json.dumps(render(a, cfg, history, names, lang), ensure_ascii=False,
                              separators=(",", ":")).encode()
             for lang in LANGUAGES}  # fmt: skip
