@@ -11,6 +11,7 @@ import argparse
 import json
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.geometry import Region
@@ -259,3 +260,32 @@ async def test_the_replay_at_the_end_of_play_analyses_too(tmp_path: Path) -> Non
         await until(pilot, lambda: isinstance(app.screen, AnalysisList))
         await pilot.press("escape", "escape")
         await until(pilot, lambda: isinstance(app.screen, GameOver))
+
+
+async def test_closing_the_replay_in_play_stops_master(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    save = tmp_path / "done.json"
+    session = finished_game(save, ["human", "greedy", "greedy"])
+    children: list[subprocess.Popen[bytes]] = []
+    popen = subprocess.Popen
+
+    def recorded(*args: Any, **kwargs: Any) -> subprocess.Popen[bytes]:
+        child = popen(*args, **kwargs)
+        children.append(child)
+        return child
+
+    monkeypatch.setattr(subprocess, "Popen", recorded)  # as the analysis starts its child
+    app = JamaicaApp(session, delay=0, save_path=save)
+    async with app.run_test(size=SMALL) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, GameOver))
+        await pilot.press("r")
+        await until(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen)
+        await pilot.press("a")
+        await until(pilot, lambda: screen.progress[0] >= 1, steps=1500)
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, GameOver))
+        await until(pilot, lambda: len(children) == 1 and children[0].poll() is not None)
+    assert screen.analysis is None and not kept_path(save).exists()
