@@ -154,13 +154,14 @@ def verdict_panel(verdict: Verdict, words: Mapping[int, str], width: int, wide: 
 
 
 def progress_text(name: str, done: int, total: int, width: int, _: Words = ENGLISH) -> Text:
-    """ "Analysing Anne: 12 of 65 decisions" and a bar to the width."""
-    out = Text(_("Master is analysing {name}'s decisions: {done} of {total}", name=name,
-                 done=done, total=total))  # fmt: skip
-    bar = max(4, min(40, width - 2))
+    """ "Master is analysing Anne's decisions", then a bar to the width and "12 of 65"."""
+    out = Text(_("Master is analysing {name}'s decisions", name=name))
+    count = _("{done} of {total}", done=done, total=total)
+    bar = max(4, min(40, width - len(count) - 1))
     full = bar * done // total if total else 0
     out.append("\n" + "█" * full, "bold")
     out.append("░" * (bar - full), "dim")
+    out.append(" " + count)
     return out
 
 

@@ -64,7 +64,12 @@ class ReplayScreen(Screen[None]):
             "down,right_square_bracket", "round(1)", N_("Round"), key_display="↓", priority=True
         ),
         Binding(
-            "up,left_square_bracket", "round(-1)", N_("Round back"), key_display="↑", priority=True
+            "up,left_square_bracket",
+            "round(-1)",
+            N_("Round back"),
+            key_display="↑",
+            priority=True,
+            show=False,
         ),
         Binding("pagedown", "step(25)", "+25", priority=True, show=False),
         Binding("pageup", "step(-25)", "-25", priority=True, show=False),
