@@ -281,8 +281,9 @@ def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
     _config_args(sim, _)
     sim.add_argument("--bot", default="greedy", help=_("the bot in every seat (default greedy)"))
     _lab_args(sim, 1000, _)
-    lab = sub.add_parser("lab", help=_("research tables: the baseline table of the bots"))
-    labsub = lab.add_subparsers(dest="lab_command", required=True, metavar="{baseline}")
+    lab = sub.add_parser("lab", help=_("research tables: the baseline and strength tables"))
+    labsub = lab.add_subparsers(dest="lab_command", required=True,
+                                metavar="{baseline,strength}")  # fmt: skip
     base = labsub.add_parser("baseline", help=_("every bot against a fixed pool over a fixed "
                              "protocol: a Markdown table with Wilson intervals"))  # fmt: skip
     base.add_argument("--quick", action="store_true", help=_("4 games per cell (a test)"))
@@ -294,6 +295,31 @@ def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
                       help=_("only these rows, comma-separated, each with @N for its own games "
                              "per cell (e.g. {rows})", rows="random,hard@40"))  # fmt: skip
     _ray_args(base, _)
+    strong = labsub.add_parser("strength", help=_("the strength table of issue 28: the levels, "
+                               "greedy, random, learned, deep and OpenSpiel's ISMCTS against hard, "
+                               "greedy and OpenSpiel's ISMCTS, with Wilson intervals and the CPU "
+                               "per decision"))  # fmt: skip
+    strong.add_argument("--quick", action="store_true",
+                        help=_("2 games per cell, OpenSpiel at 2 and 20 simulations (a "
+                               "test)"))  # fmt: skip
+    strong.add_argument("--games", type=int, default=None,
+                        help=_("games per cell (default 100; 300 for master, 1,000 for hard "
+                               "against greedy)"))  # fmt: skip
+    strong.add_argument("--seed", type=int, default=2028, help=_("the deals' seed (2028)"))
+    strong.add_argument("--rows", default=None,
+                        help=_("only these rows, comma-separated: {rows}, or bot specs",
+                               rows="easy,medium,hard,master,greedy,random,learned,deep,spiel,"
+                               "spiel-x10"))  # fmt: skip
+    strong.add_argument("--pairings", default=None,
+                        help=_("only these columns, comma-separated: {pairings}",
+                               pairings="hard,greedy,hard-x3,spiel,spiel-x10"))  # fmt: skip
+    strong.add_argument("--spiel-simulations", type=int, default=None,
+                        help=_("OpenSpiel's simulations per decision for the same CPU as master "
+                               "(default 280; ten times as many for 10x)"))  # fmt: skip
+    strong.add_argument("--calibrate", action="store_true",
+                        help=_("first measure those simulations in 4 games of master against "
+                               "OpenSpiel's ISMCTS"))  # fmt: skip
+    _ray_args(strong, _)
     bray = sub.add_parser("bench-ray", help=_("games per second on 1 and on 2 Ray workers, "
                           "run in turn, and their ratio"))  # fmt: skip
     bray.add_argument("--games", type=int, default=40, help=_("games per run (default 40)"))
@@ -706,6 +732,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .lab.commands import simulate
 
             simulate(_config(ns), ns.bot, ns.games, _cluster(ns), ns.seed, ns.out, ns.plot)
+        elif ns.command == "lab" and ns.lab_command == "strength":
+            from .lab.strength import command as strength
+
+            print(strength(games=ns.games, quick=ns.quick, seed=ns.seed, cluster=_cluster(ns),
+                           rows=ns.rows, pairings=ns.pairings, simulations=ns.spiel_simulations,
+                           calibrating=ns.calibrate))  # fmt: skip
         elif ns.command == "lab":
             from .lab.baseline import DEFAULT_GAMES, QUICK_GAMES, table_command
 
