@@ -32,8 +32,13 @@ from . import blunders, expert
 from .heuristics import against_best_rival
 from .ismcts import ISMCTSBot, Node, rewards
 
-ITERATIONS: Final = 1000  # per question with a choice, 3 to 6 players
-HEADS_UP: Final = 2000  # with two players: an iteration plays half as many turns
+# The budget, per question with a choice: HEADS_UP iterations with two players; with n players
+# an iteration plays n players' turns, so 2 × HEADS_UP / n of them, and at most ITERATIONS.
+# Chosen to keep the dearest question (a card) under about 1 s of one core of the project's
+# 2-core machine: an iteration costs about 0.45 ms heads-up (0.9 ms at worst, late in a game)
+# and about 2.2 ms with six players.
+HEADS_UP: Final = 1100
+ITERATIONS: Final = 733  # 2 × 1100 / 3
 # The share of the budget spent on each kind of question (the rest answered by the expert).
 FOCUS: Final = {"card": 1.0, "dice_order": 1.0, "move": 0.35, "attack": 0.25, "powder": 0.25,
                 "spoils": 0.25, "load": 0.2, "pay": 0.2}  # fmt: skip
@@ -106,13 +111,17 @@ class MasterBot(ISMCTSBot):
         self,
         seed: int | None = None,
         iterations: int = ITERATIONS,
-        heads_up: int | None = HEADS_UP,
+        heads_up: int = HEADS_UP,
         exploration: float = 0.7,
         simultaneous: bool = True,
+        rollout_rounds: int = 1,
+        threat: bool = True,
     ) -> None:
         super().__init__(seed, iterations=iterations, heads_up=heads_up, exploration=exploration,
-                         knowledge="expert", rollout="greedy", rollout_rounds=1)  # fmt: skip
-        self.evaluate = evaluate
+                         knowledge="expert", rollout="greedy",
+                         rollout_rounds=rollout_rounds)  # fmt: skip
+        if threat:
+            self.evaluate = evaluate
         self.simultaneous = simultaneous
         self._sweep = False  # the analysis: every root answer tried as often
 
@@ -124,14 +133,20 @@ class MasterBot(ISMCTSBot):
         if kind not in FOCUS:
             return blunders.mend(state, player, self.quick(state.resample(player, self.rng),
                                                            player, self.rng))  # fmt: skip
-        budget = self.heads_up if self.heads_up is not None and state.n == 2 else self.iterations
-        budget = max(16, round(budget * FOCUS[kind]))
+        budget = max(16, round(self.budget(state.n) * FOCUS[kind]))
         self._root_legal = blunders.sound_actions(state, player)
         if self._root_legal is not None and len(self._root_legal) == 1:
             return self._root_legal[0]
         values = self._root_values(self.search(state, player, budget), player)
         self._root_legal = None
         return max(legal, key=lambda a: values.get(a, (-1, 0.0)))
+
+    def budget(self, players: int) -> int:
+        """Iterations for a card question with `players` at the table."""
+        assert self.heads_up is not None
+        if players == 2:
+            return self.heads_up
+        return min(self.iterations, round(2 * self.heads_up / players))
 
     def option_values(self, state: State, player: int, iterations: int) -> dict[Action, float]:
         """Master's value, in [0, 1] (about a win chance), of each legal answer of `player`'s
