@@ -37,13 +37,6 @@ SETUP_KEYS: Final = N_("""\
   ctrl+s      set sail (or Enter on the Set sail button)
   F1          this help              Esc   quit (nothing is saved)
 """)
-REPLAY_KEYS: Final = N_("""\
-[b]Keys of the replay[/b]
-  → n space   the next step          ← p        the step before
-  ↓ ]         the next round         ↑ \\[        a round back (to its start)
-  PgDn PgUp   25 steps on or back    Home End   the start, the end
-  ? h F1      this help              q Esc      close the replay
-""")
 END_KEYS: Final = N_("""\
 [b]Keys of the end of the race[/b]
   n   a new game (in a new file)     r   the replay of this one
