@@ -340,7 +340,7 @@ def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
     )
     rb.add_argument(
         "--levels",
-        default="random,easy,rules,greedy,medium,hard",
+        default="random,easy,rules,greedy,medium,hard,master",
         help=_("the bots rated, comma-separated (default: the levels and the anchors)"),
     )
     rb.add_argument("--workers", type=int, default=1, help=_("processes (default 1)"))

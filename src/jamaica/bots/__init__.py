@@ -85,6 +85,10 @@ _OPTIONS: Final[dict[str, dict[str, _Option]]] = {
     "master": {
         "iterations": _Option(int, 1, 20_000),
         "heads_up": _Option(int, 1, 20_000),
+        # what master adds to hard, each to be switched off for a comparison (0 or 1)
+        "simultaneous": _Option(int, 0, 1),
+        "threat": _Option(int, 0, 1),
+        "loads": _Option(int, 0, 1),
     },
 }
 
@@ -132,7 +136,9 @@ def make_bot(spec: str, seed: int | None = None) -> Agent:
     if name == "master":
         from .master import MasterBot
 
-        return MasterBot(seed, **options)
+        flags = {k: bool(v) for k, v in options.items() if k in ("simultaneous", "threat", "loads")}
+        budget = {k: v for k, v in options.items() if k not in flags}
+        return MasterBot(seed, **budget, **flags)
     if name in LEVEL_SPECS:
         return make_bot(LEVEL_SPECS[name], seed)
     if name == "random":

@@ -4,7 +4,7 @@ Seeded games between the levels — 2 to 6 players in turn, the lineup of each g
 levels (each level at most once a game, so a game never rates a bot against itself), seats
 rotated — rated in game order by the same model as the players' (`jamaica.ratings`): every bot
 starts where a newcomer starts. The anchors `random` (any legal answer) and `rules` (the easy
-level without its slips) and `greedy` place the three levels against known bots.
+level without its slips) and `greedy` place the four levels against known bots.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from ..rules import EDITIONS, Config, State, play_game
 from .distributed import Cluster, run_jobs
 from .runner import game_seed
 
-LEVELS = ("random", "easy", "rules", "greedy", "medium", "hard")
+LEVELS = ("random", "easy", "rules", "greedy", "medium", "hard", "master")
 
 
 @dataclass(frozen=True)
