@@ -1,15 +1,15 @@
 """The `master` level: the strongest bot the project fields within about a second per question.
 
 It is the `hard` level's information-set MCTS (`ismcts.py`) with what the study of hard's losses
-asked for (issue 28), each kept because it won games (`docs/bots.md`, "master"):
+asked for (issue 28), each measured against hard on the same deals (`docs/bots.md`, "Master"):
 
 - **the card choice is a simultaneous move.** Every player picks a card before any is shown, so
   the search must not let a later chooser see the earlier choices, as a plain tree does. At the
   card questions of a round the tree is *decoupled* (decoupled UCT, Lanctot et al. 2013): one
   node holds each chooser's own statistics, every player selects from its own, and the child is
-  the joint choice.
+  the joint choice. (Measured level with the plain tree; kept as the sound model of the game.)
 - **rival ships are a threat**, not only the Ghost Ship: `evaluate` prices, for every ship, the
-  raid a rival with gunpowder, Lady Beth or the Sabre could make on it next round.
+  raid a rival with gunpowder, Lady Beth or the Sabre could make on it next round. (It won.)
 - **a bigger budget**: about twice hard's iterations.
 
 Tried and not kept (measured against hard at hard's budget, `docs/bots.md`): searching loads and
