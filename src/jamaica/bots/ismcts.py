@@ -18,8 +18,8 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
-from typing import Final
+from collections.abc import Callable, Mapping
+from typing import Final, Protocol
 
 from ..rules import CHANCE, Action, State
 from . import blunders, expert, heuristics
@@ -37,6 +37,14 @@ FOCUS: Final = {"card": 1.0, "dice_order": 1.0, "move": 0.35, "attack": 0.25, "p
                 "spoils": 0.25}  # fmt: skip
 
 REWARD_SCALE: Final = 6.0  # a score margin of this many points is worth about 0.73 of a win
+
+
+class Counted(Protocol):
+    """The statistics UCB1 reads: a search node's, or one chooser's at a simultaneous node."""
+
+    visits: int
+    avail: int
+    reward: float
 
 
 class Node:
@@ -185,7 +193,8 @@ class ISMCTSBot:
             nd.reward += r[nd.mover]
         root.visits += 1
 
-    def _select(self, children: dict[int, Node], legal: list[Action]) -> Action:
+    def _select(self, children: Mapping[int, Counted], legal: list[Action]) -> Action:
+        """UCB1 with availability counts over the answers' statistics."""
         c = self.c
         best, best_value = legal[0], float("-inf")
         for a in legal:

@@ -26,7 +26,6 @@ player's view only.
 
 from __future__ import annotations
 
-import math
 from typing import Final
 
 from ..rules import CHANCE, Action, State
@@ -292,14 +291,7 @@ class MasterBot(ISMCTSBot):
             return a
         if at_root and self._sweep and who == sim.mover:
             return min(legal, key=lambda x: stats[x].visits)
-        c = self.c
-        best, best_value = legal[0], -math.inf
-        for a in legal:
-            st = stats[a]
-            v = st.reward / st.visits + c * math.sqrt(math.log(st.avail) / st.visits)
-            if v > best_value:
-                best, best_value = a, v
-        return best
+        return self._select(stats, legal)
 
 
 def option_values(
