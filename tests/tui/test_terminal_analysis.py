@@ -82,11 +82,11 @@ def test_the_analysis_in_french_fits_80x24(tmp_path: Path) -> None:
         seen.append(t.wait_for("Analyse\u202f: Anne", "m\u202f: la marque suivante"))
         seen.append(_mark(t, "★", "▸", "perdus"))
         t.keys("a")
-        seen.append(t.wait_for("jugées par master", "Tu as le plus perdu"))
+        seen.append(t.wait_for("jugées par le maître", "Tu as le plus perdu"))
         t.keys("Escape")
         time.sleep(0.5)  # else the terminal reads Escape and ? as one key (alt+?)
         t.keys("?")
-        seen.append(t.wait_for("Touches du replay", "l’analyse par master"))
+        seen.append(t.wait_for("Touches du replay", "l’analyse par le maître"))
     for screen in seen:
         _fits(screen, (80, 24))
         english = sorted({m.group(0) for m in ENGLISH.finditer(screen)})

@@ -146,6 +146,39 @@ class EngineSpielState:
         return EngineSpielState(self._game, new)
 
 
+def load_game(players: int = 2) -> Any:
+    import pyspiel
+
+    import jamaica.envs.openspiel  # noqa: F401  (registers python_jamaica)
+
+    return pyspiel.load_game("python_jamaica", {"players": players, "reward": "win"})
+
+
+def decision_points(count: int, seed: int) -> list[list[int]]:
+    """Action histories leading to `count` questions with a choice, from greedy games."""
+    from ..bots import make_bot
+    from ..envs.openspiel import settings
+    from ..rules import CHANCE, new_game
+
+    config = settings(load_game(2))[0]
+    rng = random.Random(seed)
+    out: list[list[int]] = []
+    g = 0
+    while len(out) < count:
+        s = new_game(config, log=False)
+        bots = [make_bot("greedy", seed + g), make_bot("greedy", seed + g + 1)]
+        step = 0
+        while not s.is_terminal() and len(out) < count:
+            who = s.current_player()
+            if who != CHANCE and len(s.legal) > 1:
+                step += 1
+                if step % 9 == 0:
+                    out.append(list(s.history))
+            s.apply(s.sample_chance(rng) if who == CHANCE else bots[who].act(s, who))
+        g += 2
+    return out
+
+
 def play_out(s: State, rng: random.Random) -> None:
     """Play `s` to its end: every player's action uniform among the legal ones, chance by its
     odds (OpenSpiel's `RandomRolloutEvaluator`'s rollout)."""
@@ -249,8 +282,6 @@ def simulation_cost(
 ) -> SimulationCost:
     """Measure `SimulationCost` (process CPU time), interleaved question by question so that a
     change in the machine's load falls on both ways alike."""
-    from .yardstick import decision_points, load_game
-
     game = load_game(2)
     slow: list[Any] = []
     fast: list[EngineSpielState] = []

@@ -30,13 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-
-def load_game(players: int = 2) -> Any:
-    import pyspiel
-
-    import jamaica.envs.openspiel  # noqa: F401  (registers python_jamaica)
-
-    return pyspiel.load_game("python_jamaica", {"players": players, "reward": "win"})
+from .spielsearch import decision_points, load_game
 
 
 def _chance(state: Any, rng: random.Random) -> int:
@@ -91,31 +85,6 @@ def play(job: Job) -> GameOutcome:
     winners = mirror.winners()
     share = 1.0 / len(winners) if seat in winners else 0.0
     return GameOutcome(share, times[0], times[1], mirror.rnd)
-
-
-def decision_points(count: int, seed: int) -> list[list[int]]:
-    """Action histories leading to `count` questions with a choice, from greedy games."""
-    from ..bots import make_bot
-    from ..envs.openspiel import settings
-    from ..rules import CHANCE, new_game
-
-    config = settings(load_game(2))[0]
-    rng = random.Random(seed)
-    out: list[list[int]] = []
-    g = 0
-    while len(out) < count:
-        s = new_game(config, log=False)
-        bots = [make_bot("greedy", seed + g), make_bot("greedy", seed + g + 1)]
-        step = 0
-        while not s.is_terminal() and len(out) < count:
-            who = s.current_player()
-            if who != CHANCE and len(s.legal) > 1:
-                step += 1
-                if step % 9 == 0:
-                    out.append(list(s.history))
-            s.apply(s.sample_chance(rng) if who == CHANCE else bots[who].act(s, who))
-        g += 2
-    return out
 
 
 def calibrate(spec: str, points: int = 24, probe: int = 40, seed: int = 5) -> tuple[int, float]:
