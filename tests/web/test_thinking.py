@@ -155,6 +155,9 @@ def test_a_question_with_nothing_to_think_about_is_quick_for_any_bot() -> None:
      ("ismcts:iterations=20000:heads_up=20000", "ismcts:iterations=500:heads_up=1000"),
      ("ismcts:rollout_rounds=5", "ismcts:rollout_rounds=5:iterations=166"),
      ("ismcts:rollout_rounds=0:iterations=900", "ismcts:rollout_rounds=0:iterations=900"),
+     ("master", "master:iterations=500:heads_up=1000"),
+     ("master:heads_up=20000", "master:iterations=500:heads_up=1000"),
+     ("master:heads_up=600:iterations=300", "master:heads_up=600:iterations=300"),
      ("hard", "hard"), ("ismcts", "ismcts"), ("greedy:samples=64", "greedy:samples=64"),
      ("random", "random"), ("no such bot", "no such bot")],
 )  # fmt: skip
@@ -324,3 +327,8 @@ def test_a_player_against_greedy_is_answered_at_once_beside_four_slow_tables(
                 assert time.monotonic() - sent < 2.0
     finally:
         srv.stop()
+
+
+def test_a_master_spec_with_its_own_budget_is_estimated_by_that_budget() -> None:
+    s = _question(2)
+    assert estimate("master:heads_up=20000", s) > estimate("master", s) > 0.0

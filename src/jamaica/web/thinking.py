@@ -82,7 +82,9 @@ def _default(cls: type, option: str) -> Any:
 
 def _parse(spec: str) -> tuple[str, dict[str, Any]]:
     name, options = parse_spec(spec)
-    return parse_spec(LEVEL_SPECS[name]) if name in LEVEL_SPECS else (name, options)
+    if name in LEVEL_SPECS and not options:  # a level; "master" may also carry its budget
+        return parse_spec(LEVEL_SPECS[name])
+    return name, options
 
 
 def _master_defaults() -> dict[str, Any]:
