@@ -47,6 +47,19 @@ class Counted(Protocol):
     reward: float
 
 
+def untried_answers(stats: Mapping[int, Counted], legal: list[Action]) -> list[Action]:
+    """The legal answers with no statistics yet; each one that has them was available once
+    more (the availability count of UCB1 over determinizations)."""
+    untried = []
+    for a in legal:
+        c = stats.get(a)
+        if c is None:
+            untried.append(a)
+        else:
+            c.avail += 1
+    return untried
+
+
 class Node:
     """A node of the search tree: how often it was chosen, was available, and what it earned for
     the player who chose it."""
@@ -167,13 +180,7 @@ class ISMCTSBot:
                 node = child
                 continue
             children = node.children
-            untried = []
-            for a in legal:
-                c = children.get(a)
-                if c is None:
-                    untried.append(a)
-                else:
-                    c.avail += 1
+            untried = untried_answers(children, legal)
             if untried:
                 a = untried[int(rng.random() * len(untried))]
                 child = children[a] = Node(who)

@@ -32,7 +32,7 @@ from ..rules import CHANCE, Action, State
 from ..rules.data import PORT_ROYAL, SABRE
 from . import blunders, expert
 from .heuristics import against_best_rival
-from .ismcts import ISMCTSBot, Node, rewards
+from .ismcts import ISMCTSBot, Node, rewards, untried_answers
 
 # The budget, per question with a choice: HEADS_UP iterations with two players; with n players
 # an iteration plays n players' turns, so 2 × HEADS_UP / n of them, and at most ITERATIONS.
@@ -238,13 +238,7 @@ class MasterBot(ISMCTSBot):
                 node = child
                 continue
             children = node.children
-            untried = []
-            for a in legal:
-                c = children.get(a)
-                if c is None:
-                    untried.append(a)
-                else:
-                    c.avail += 1
+            untried = untried_answers(children, legal)
             if untried:
                 a = untried[int(rng.random() * len(untried))]
                 child = children[a] = Node(who)
@@ -278,13 +272,7 @@ class MasterBot(ISMCTSBot):
         stats = sim.sim.get(who)
         if stats is None:
             stats = sim.sim[who] = {}
-        untried = []
-        for a in legal:
-            st = stats.get(a)
-            if st is None:
-                untried.append(a)
-            else:
-                st.avail += 1
+        untried = untried_answers(stats, legal)
         if untried:
             a = untried[int(self.rng.random() * len(untried))]
             stats[a] = Stat()
