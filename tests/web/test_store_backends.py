@@ -152,11 +152,12 @@ def test_a_server_refuses_a_schema_it_does_not_know(url: str) -> None:
 
 
 def test_an_older_schema_is_upgraded_by_jamaica_db_upgrade(url: str) -> None:
-    """Migration 1 only, as a database made before migrations 2 and 3: PostgreSQL (shared by nodes)
+    """Migration 1 only, as a database made before migrations 2 to 4: PostgreSQL (shared by nodes)
     refuses to start on it until `jamaica db upgrade`; a SQLite file is upgraded on opening."""
     store = open_store(url)
     store.create_table(_record())
     with store.write() as db:
+        db.run("DROP TABLE analyses")  # migration 4
         db.run("DROP TABLE results")  # migration 3
         db.run("DROP TABLE ratings")
         for column in ("rated", "rating_low", "rating_high"):

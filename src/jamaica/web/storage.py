@@ -30,9 +30,7 @@ def open_store(url: str, *, upgrade: bool | None = None) -> SQLStore:
         try:
             from .store_pg import PostgresStore
         except ImportError:
-            raise StoreError(
-                "PostgreSQL needs psycopg: pip install 'jamaica[scale]'"
-            ) from None
+            raise StoreError("PostgreSQL needs psycopg: pip install 'jamaica[scale]'") from None
         return PostgresStore(url, upgrade=bool(upgrade))
     raise StoreError(
         f"--db must look like sqlite:///FILE or postgresql://USER@HOST/NAME, not {url!r}"
@@ -51,6 +49,7 @@ HISTORY = (
     ("ratings", "player_id, edition, mu, sigma, games"),
     ("results", "table_id, seat, player_id, bot, name, edition, players, place, score, "
                 "abandoned, rated, mu_before, sigma_before, mu_after, sigma_after, at"),
+    ("analyses", "table_id, seat, version, words, game, at, body"),
 )  # fmt: skip
 COPY_BATCH = 2000  # rows a statement
 

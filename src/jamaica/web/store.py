@@ -92,6 +92,17 @@ class ActionRow:
     by: str  # "player", "bot", "chance" or "timeout"
 
 
+@dataclass
+class AnalysisRow:
+    """One seat's post-game analysis kept with its table (`web/analysis_store.py`)."""
+
+    version: str  # what the search depends on: version, budget, seed, the code's fingerprint
+    words: str  # what its words depend on: the languages, the catalogs' fingerprint
+    game: str  # a digest of what was judged
+    at: float  # when the search was made (epoch seconds)
+    body: bytes  # the analysis and its words, compressed
+
+
 class Store(Protocol):
     def create_table(self, table: TableRecord) -> None: ...
     def table_ids(self) -> list[str]: ...
@@ -117,6 +128,8 @@ class Store(Protocol):
     def rename_player(self, player_id: str, name: str) -> None: ...
     def add_chat(self, table_id: str, row: ChatRow, keep: int | None = None) -> None: ...
     def chat(self, table_id: str, limit: int) -> list[ChatRow]: ...
+    def save_analysis(self, table_id: str, seat: int, row: AnalysisRow) -> None: ...
+    def analysis(self, table_id: str, seat: int) -> AnalysisRow | None: ...
     def read(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]: ...
     def close(self) -> None: ...
 
@@ -334,6 +347,18 @@ class SQLStore:
         with self._write() as db:
             db.run(_FINISH, (table_id,))
 
+    def save_analysis(self, table_id: str, seat: int, row: AnalysisRow) -> None:
+        """A seat's post-game analysis, kept with its table: one row per seat, a newer one
+        replaces it. Any node may write it (it is a pure function of the finished game)."""
+        with self._write() as db:
+            db.run(
+                "INSERT INTO analyses (table_id, seat, version, words, game, at, body) VALUES "
+                "(?, ?, ?, ?, ?, ?, ?) ON CONFLICT (table_id, seat) DO UPDATE SET version = "
+                "excluded.version, words = excluded.words, game = excluded.game, at = excluded.at, "
+                "body = excluded.body",
+                (table_id, seat, row.version, row.words, row.game, row.at, row.body),
+            )
+
     def write(self) -> AbstractContextManager[Tx]:
         """One transaction for bulk work (`jamaica db copy`)."""
         return self._write()
@@ -368,6 +393,22 @@ class SQLStore:
         )
         return [ChatRow(int(q), float(a), None if st is None else int(st), str(n), str(t))
                 for q, a, st, n, t in reversed(rows)]  # fmt: skip
+
+    def analysis(self, table_id: str, seat: int) -> AnalysisRow | None:
+        """The seat's kept analysis, None if there is none; a ValueError for a bad row."""
+        rows = self._read(
+            "SELECT version, words, game, at, body FROM analyses WHERE table_id = ? AND seat = ?",
+            (table_id, seat),
+        )
+        if not rows:
+            return None
+        version, words, game, at, body = rows[0]
+        if isinstance(body, memoryview):
+            body = body.tobytes()
+        if not (isinstance(version, str) and isinstance(words, str) and isinstance(game, str)
+                and isinstance(at, int | float) and isinstance(body, bytes)):  # fmt: skip
+            raise ValueError(f"table {table_id}: bad stored analysis of seat {seat}")
+        return AnalysisRow(version, words, game, float(at), body)
 
     def early_choices(self, table_id: str, round_: int) -> dict[int, int]:
         """The cards chosen early in that round: seat -> action id."""
