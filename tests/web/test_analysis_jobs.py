@@ -1,12 +1,14 @@
 """Issue 28: the analysis's worker and queue in the server's process — a job answers its progress
 then the analysis, is kept (a bounded LRU) and not worked out again, at most WAITING jobs wait
-(Busy), a job that fails says why once and starts again when asked, and the worker stops a game
-past its deadline."""
+(Busy), a job that fails says why once and starts again when asked, the worker stops a game
+past its deadline, and a result the store could not keep is never answered before it is stored
+(and is stored at the next request, not searched again)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 
 import pytest
 
@@ -14,8 +16,10 @@ from jamaica import Config
 from jamaica.bots import GreedyBot
 from jamaica.rules.driver import play_game
 from jamaica.web import analysis
-from jamaica.web.analysis import Analyses, Busy
+from jamaica.web.analysis import Analyses, Busy, Game, Ready
 from jamaica.web.protocol import ProtocolError
+from jamaica.web.store import TableRecord
+from jamaica.web.store_sqlite import SQLiteStore
 
 CONFIG = Config(players=2, max_rounds=2)
 NAMES = ["Ann", "Ben", "Ghost"]
@@ -28,8 +32,8 @@ def game(seed: int) -> list[int]:
 async def until_done(jobs: Analyses, table: str, history: list[int], lang: str = "en") -> bytes:
     for _ in range(600):
         got = jobs.answer(table, 0, CONFIG, NAMES, history, lang)
-        if isinstance(got, bytes):
-            return got
+        if isinstance(got, Ready):
+            return got.body
         done, total = got
         assert 0 <= done <= total or (done, total) == (0, 0)
         await asyncio.sleep(0.1)
@@ -98,3 +102,38 @@ def test_the_worker_stops_a_game_past_its_deadline(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(analysis, "DEADLINE", -1.0)
     with pytest.raises(TimeoutError):
         analysis._work(1, CONFIG.to_dict(), tuple(game(1)), 0, tuple(NAMES), 8)
+
+
+async def test_a_result_the_store_refused_is_stored_when_asked_again_not_searched_again(
+    tmp_path: Path,
+) -> None:
+    store = SQLiteStore(str(tmp_path / "jamaica.db"))
+    store.create_table(TableRecord("a", CONFIG.to_dict(), [], 0, None, 1.0, finished=True))
+    with store.write() as db:  # the store cannot keep analyses for a while
+        db.run("ALTER TABLE analyses RENAME TO away")
+    jobs = Analyses(iterations=16, store=store)
+    try:
+        history = game(1)
+        assert jobs.answer("a", 0, CONFIG, NAMES, history, "en") == (0, 0)
+        for _ in range(300):
+            await asyncio.sleep(0.1)
+            try:
+                got = jobs.answer("a", 0, CONFIG, NAMES, history, "en")
+            except ProtocolError as e:  # never a 200 that was not stored
+                assert e.code == "failed" and e.message == "this table is unavailable"
+                break
+            assert not isinstance(got, Ready)
+        else:
+            raise AssertionError("the failure was never said")
+        with store.write() as db:
+            db.run("ALTER TABLE away RENAME TO analyses")
+        en = await until_done(jobs, "a", history)
+        assert jobs.computed == 1  # stored at the next request, not searched again
+        again = Analyses(iterations=16, store=store)  # a restarted server
+        kept = again.recall("a", 0, Game(CONFIG.to_dict(), tuple(NAMES), tuple(history), ()))
+        assert kept is not None and kept.said["en"] == en
+        assert isinstance(again.answer("a", 0, CONFIG, NAMES, history, "en", stored=kept), Ready)
+        assert again.computed == 0 and again.recalled == 1
+    finally:
+        jobs.close()
+        store.close()

@@ -12,10 +12,12 @@ process: one niced worker *process* (spawn, like `replays.py`) does one game at 
 WAITING games wait for it (then 503, "busy, try again"), and a game's analysis stops at DEADLINE
 seconds. The first request starts the job and answers 202 with its progress (`done` of `total`
 questions, read from a small shared array the worker writes); the page asks again until the
-answer is 200. Results are kept per (table, seat) in memory, the last KEPT games (an LRU), with
-their words in every language (rendered in the worker, from the language-neutral analysis): the
-same game and seat always give the same analysis (the seed is fixed), so a restart costs only the
-work again. The store has no place for them yet: they are not persisted with the table.
+answer is 200. A result is stored with its table (`analysis_store`: the table's database, SQLite
+or PostgreSQL, one row per seat, keyed by the analysis's version and budget and by the game)
+before the first 200 that carries it: a restart, a deploy or another node serves it from there
+without searching again. The last KEPT results are also kept in memory (an LRU in front of the
+store), with their words in every language (rendered in the worker, from the language-neutral
+analysis). Reading and writing the store runs in threads, never on the event loop.
 """
 
 from __future__ import annotations
@@ -39,15 +41,18 @@ from starlette.responses import JSONResponse, Response
 
 from ..i18n import LANGUAGES
 from ..rules import Config
+from . import analysis_store
+from .analysis_store import Kept
 from .language import http_error, lang_of
 from .lobby import KEY_HEADER, moved
 from .protocol import Hello, ProtocolError
 from .security import TooLarge, read_body
-from .store import StoreError
+from .store import Store, StoreError
 
 if TYPE_CHECKING:
     from multiprocessing.sharedctypes import Synchronized
 
+    from ..analysis.core import GameAnalysis
     from .players import Players
     from .registry import Tables
     from .tables import LiveTable
@@ -68,26 +73,51 @@ class Busy(Exception):
     """Too many analyses wait for the worker already."""
 
 
+@dataclass(frozen=True)
+class Ready:
+    """An analysis as the reader gets it: when master's search was made, and its JSON."""
+
+    at: float
+    body: bytes
+
+
+@dataclass(frozen=True)
+class Game:
+    """What an analysis judges: the game's settings, names and decisions, and the steps a bot or
+    the clock answered for the seat (not judged)."""
+
+    config: dict[str, Any]
+    names: tuple[str, ...]
+    history: tuple[int, ...]
+    skip: tuple[int, ...]
+
+
 @dataclass
 class Job:
     number: int
+    game: Game
+    known: Kept | None = None  # a stored analysis whose words are to be said again
     error: ProtocolError | None = None  # why it stopped (too long, the worker died), if it has
     task: asyncio.Task[None] | None = None
+    result: Kept | None = None  # worked out, not stored yet (the store failed: stored next time)
 
 
 class Analyses:
-    """The worker, its queue and the kept analyses."""
+    """The worker, its queue, the store the analyses are kept in, and the last ones in memory."""
 
-    def __init__(self, iterations: int | None = None) -> None:
+    def __init__(self, iterations: int | None = None, store: Store | None = None) -> None:
         if iterations is None and os.environ.get("JAMAICA_ANALYSIS_ITERATIONS", "").isdigit():
             iterations = max(1, int(os.environ["JAMAICA_ANALYSIS_ITERATIONS"][:6]))  # tests
         self.iterations = iterations  # master's per question (None: the analysis's default)
+        self.store = store  # where analyses are kept with their tables (None: in memory only)
         self._pool: ProcessPoolExecutor | None = None
         self._board: Synchronized[int] | None = None  # the running job's number, done, total
-        self._done: OrderedDict[_Key, dict[str, bytes]] = OrderedDict()
+        self._done: OrderedDict[_Key, Kept] = OrderedDict()
         self._jobs: dict[_Key, Job] = {}
         self._numbers = 0
-        self.computed = 0  # analyses worked out (not from the cache)
+        self.computed = 0  # analyses worked out by master's search (not from memory or store)
+        self.said = 0  # stored analyses whose words were said again (new catalogs)
+        self.recalled = 0  # analyses read from the store
 
     @property
     def waiting(self) -> int:
@@ -111,66 +141,122 @@ class Analyses:
         return (done, total) if number == job.number else (0, 0)
 
     def started(self, table_id: str, seat: int) -> bool:
-        """Whether the analysis of this seat is known or being worked out."""
+        """Whether the analysis of this seat is in memory or being worked out."""
         return (table_id, seat) in self._done or (table_id, seat) in self._jobs
+
+    def key(self, table_id: str, seat: int, game: Game) -> analysis_store.Key:
+        """The store's keys of this seat's analysis as this code makes it (blocking: it reads the
+        code's files once, and digests the game)."""
+        from ..analysis.core import DEFAULT_ITERATIONS  # master: loaded where it is needed
+
+        return analysis_store.key_of(self.iterations or DEFAULT_ITERATIONS, SEED, game.config,
+                                     game.history, game.skip, game.names)  # fmt: skip
+
+    def recall(self, table_id: str, seat: int, game: Game) -> Kept | None:
+        """The stored analysis of this seat if this code would make the same (blocking: call it
+        in a thread), its words empty if they are to be said again; StoreError if the store
+        cannot be read."""
+        if self.store is None:
+            return None
+        found = analysis_store.recall(self.store, table_id, seat, self.key(table_id, seat, game))
+        if found is not None:
+            self.recalled += 1
+        return found
 
     def answer(
         self, table_id: str, seat: int, config: Config, names: Sequence[str],
-        history: Sequence[int], lang: str, skip: Sequence[int] = (),
-    ) -> bytes | tuple[int, int]:  # fmt: skip
-        """The analysis of `seat` in `lang` (JSON) if it is ready, else the job's progress (done,
-        total), starting it if it is not running (`skip`: the steps a bot or the clock answered
-        for the seat, not judged); Busy if too many wait, the ProtocolError that
-        stopped it if it did (the next request starts it again)."""
+        history: Sequence[int], lang: str, skip: Sequence[int] = (), stored: Kept | None = None,
+    ) -> Ready | tuple[int, int]:  # fmt: skip
+        """The analysis of `seat` in `lang` — when its search was made and its JSON — if it is
+        ready, else the job's progress (done, total), starting it if it is not running (`skip`:
+        the steps a bot or the clock answered for the seat, not judged; `stored`: what
+        `recall` found — served as it is, or only said again if its words are empty); Busy if
+        too many wait, the ProtocolError that stopped it if it did (the next request starts it
+        again)."""
         key = (table_id, seat)
+        if stored is not None and stored.said and key not in self._done:
+            self._remember(key, stored)
         known = self._done.get(key)
         if known is not None:
             self._done.move_to_end(key)
-            return known[lang if lang in known else "en"]
+            return Ready(known.at, known.said[lang if lang in known.said else "en"])
         job = self._jobs.get(key)
         if job is not None and job.error is not None:
-            del self._jobs[key]
-            raise job.error
+            error, job.error = job.error, None
+            if job.result is None:
+                del self._jobs[key]
+            else:  # worked out, not stored: the next request finds it stored (or told why not)
+                job.task = asyncio.get_running_loop().create_task(self._run(key, job))
+            raise error
         if job is not None:
             return self.progress(job)
         if self.waiting >= WAITING:
             raise Busy()
         self._numbers += 1
-        job = self._jobs[key] = Job(self._numbers)
-        job.task = asyncio.get_running_loop().create_task(
-            self._run(key, job, config.to_dict(), tuple(names), tuple(history), tuple(skip))
-        )
+        game = Game(config.to_dict(), tuple(names), tuple(history), tuple(skip))
+        job = self._jobs[key] = Job(self._numbers, game, stored)
+        job.task = asyncio.get_running_loop().create_task(self._run(key, job))
         return 0, 0
 
-    async def _run(
-        self, key: _Key, job: Job, config: dict[str, Any], names: tuple[str, ...],
-        history: tuple[int, ...], skip: tuple[int, ...],
-    ) -> None:  # fmt: skip
+    def _remember(self, key: _Key, kept: Kept) -> None:
+        self._done[key] = kept
+        self._done.move_to_end(key)
+        while len(self._done) > KEPT:
+            self._done.popitem(last=False)
+
+    async def _run(self, key: _Key, job: Job) -> None:
+        """Work the analysis out (or say a stored one again), store it, then answer it."""
+        if job.result is None:
+            job.result = await self._work_out(key, job)
+            if job.result is None:
+                return
+        if self.store is not None:
+            try:
+                size = await asyncio.to_thread(self._save, key, job.game, job.result)
+            except StoreError as e:  # the next request tries again, without searching again
+                log.warning("the analysis of table %s, seat %s could not be stored: %s", *key, e)
+                job.error = ProtocolError("failed", "this table is unavailable")
+                return
+            if not size:
+                log.warning("the analysis of table %s, seat %s is over %d bytes: kept in memory "
+                            "only", *key, analysis_store.MAX_STORED)  # fmt: skip
+        self._remember(key, job.result)
+        self._jobs.pop(key, None)
+
+    def _save(self, key: _Key, game: Game, kept: Kept) -> int:
+        assert self.store is not None
+        return analysis_store.save(self.store, *key, self.key(*key, game), kept)
+
+    async def _work_out(self, key: _Key, job: Job) -> Kept | None:
+        """The worker's analysis (or a stored one's words said again); None if it failed (the
+        job says why)."""
         pool = self._executor()
+        g, known = job.game, job.known
         try:
             work = asyncio.get_running_loop().run_in_executor(
-                pool, _work, job.number, config, history, key[1], names, self.iterations, skip
-            )
-            answers = await work
+                pool, _work, job.number, g.config, g.history, key[1], g.names, self.iterations,
+                g.skip, None if known is None else known.analysis,
+            )  # fmt: skip
+            neutral, said = await work
         except BrokenProcessPool:  # the worker died: the next job starts a new one
             self._pool = None
             pool.shutdown(wait=False, cancel_futures=True)
             job.error = ProtocolError(
                 "failed", "the analysis worker stopped: try again in a moment"
             )
-            return
+            return None
         except TimeoutError:
             job.error = ProtocolError("failed", "the analysis took too long: try again later")
-            return
+            return None
         except Exception:  # a bug must not take the server down: say so, log it
             log.exception("the analysis of table %s, seat %s failed", *key)
             job.error = ProtocolError("failed", "the analysis failed: try again later")
-            return
-        self.computed += 1
-        self._done[key] = answers
-        if len(self._done) > KEPT:
-            self._done.popitem(last=False)
-        self._jobs.pop(key, None)
+            return None
+        if known is None:
+            self.computed += 1
+            return Kept(time.time(), neutral, said)
+        self.said += 1
+        return Kept(known.at, neutral, said)
 
     def close(self) -> None:
         for job in self._jobs.values():
@@ -213,7 +299,12 @@ async def proven_seat(request: Request, table: LiveTable, players: Players) -> i
 
 def endpoint(tables: Tables, players: Players, analyses: Analyses) -> Any:
     """`POST /api/tables/{table_id}/analysis`: 200 with the analysis, 202 with its progress
-    (ask again after Retry-After), or an error in the reader's language."""
+    (ask again after Retry-After), or an error in the reader's language. The analyses are kept
+    in the tables' store."""
+    if analyses.store is None:
+        analyses.store = tables.store
+    analysis_store.fingerprint(analysis_store.SEARCH_CODE)  # read the code's files once, now
+    analysis_store.fingerprint(analysis_store.WORDS_CODE)
 
     async def analysis(request: Request) -> Response:
         table_id = request.path_params["table_id"]
@@ -247,15 +338,25 @@ def endpoint(tables: Tables, players: Players, analyses: Analyses) -> Any:
             return http_error(request, 409, "the game is still running: its analysis opens "
                               "when it is over")  # fmt: skip
         skip: list[int] = []
-        if not analyses.started(table.id, seat):  # the answers a bot or the clock gave for them
+        stored: Kept | None = None
+        if not analyses.started(table.id, seat):  # in neither memory nor the worker
+            config = table.session.config
+            names, history = tuple(table.names), tuple(state.history)
+
+            def load() -> tuple[list[int], Kept | None]:
+                """The answers a bot or the clock gave for the seat, and its stored analysis."""
+                rows = tables.store.actions(table.id)
+                steps = [r.seq for r in rows if r.by in ("bot", "timeout")]
+                game = Game(config.to_dict(), names, history, tuple(steps))
+                return steps, analyses.recall(table.id, seat, game)
+
             try:
-                rows = await asyncio.to_thread(tables.store.actions, table.id)
+                skip, stored = await asyncio.to_thread(load)
             except StoreError:
                 return http_error(request, 503, "this table is unavailable")
-            skip = [r.seq for r in rows if r.by in ("bot", "timeout")]
         try:
             found = analyses.answer(table.id, seat, table.session.config, table.names,
-                                    state.history, lang_of(request), skip)  # fmt: skip
+                                    state.history, lang_of(request), skip, stored)  # fmt: skip
         except Busy:
             return http_error(request, 503, "master is analysing other games: try again in a "
                               "minute", headers={"Retry-After": "30"})  # fmt: skip
@@ -266,8 +367,9 @@ def endpoint(tables: Tables, players: Players, analyses: Analyses) -> Any:
             return JSONResponse({"status": "analysing", "seat": seat, "done": done,
                                  "total": total}, status_code=202,
                                 headers={"Retry-After": str(POLL)})  # fmt: skip
-        head = json.dumps({"status": "done", "seat": seat, "names": table.names})
-        return Response(head[:-1].encode() + b',"analysis":' + found + b"}",
+        head = json.dumps({"status": "done", "seat": seat, "names": table.names,
+                           "analysed_at": round(found.at, 3)})  # fmt: skip
+        return Response(head[:-1].encode() + b',"analysis":' + found.body + b"}",
                         media_type="application/json")  # fmt: skip
 
     return analysis
@@ -288,12 +390,16 @@ def _start_worker(board: Any) -> None:
 def _work(
     number: int, config: dict[str, Any], history: tuple[int, ...], seat: int,
     names: tuple[str, ...], iterations: int | None, skip: tuple[int, ...] = (),
-) -> dict[str, bytes]:  # fmt: skip
-    """The analysis of `seat`, in every language (JSON); TimeoutError past DEADLINE."""
-    from ..analysis.core import DEFAULT_ITERATIONS, analyse_game
-    from ..analysis.words import render
+    known: dict[str, Any] | None = None,
+) -> tuple[dict[str, Any], dict[str, bytes]]:  # fmt: skip
+    """The analysis of `seat` (language-neutral) and its words in every language (JSON);
+    TimeoutError past DEADLINE. `known`: an analysis made before, only to be said again."""
+    from ..analysis.core import DEFAULT_ITERATIONS, GameAnalysis, analyse_game
 
     cfg = Config.from_dict(config)
+    if known is not None:
+        a = GameAnalysis.from_dict(known)
+        return a.to_dict(), _said(a, cfg, history, names)
     start = time.monotonic()
 
     def report(done: int, total: int) -> None:
@@ -305,6 +411,15 @@ def _work(
 
     a = analyse_game(cfg, history, seat, iterations=iterations or DEFAULT_ITERATIONS, seed=SEED,
                      progress=report, skip=frozenset(skip))  # fmt: skip
+    return a.to_dict(), _said(a, cfg, history, names)
+
+
+def _said(
+    a: GameAnalysis, cfg: Config, history: tuple[int, ...], names: tuple[str, ...]
+) -> dict[str, bytes]:
+    """The analysis in every language, as the page gets it (JSON)."""
+    from ..analysis.words import render
+
     return {lang: json.dumps(render(a, cfg, history, names, lang), ensure_ascii=False,
                              separators=(",", ":")).encode()
             for lang in LANGUAGES}  # fmt: skip
