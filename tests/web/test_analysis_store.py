@@ -89,7 +89,8 @@ def store(url: str) -> Iterator[SQLStore]:
 
 
 def _kept(at: float = 100.0) -> Kept:
-    return Kept(at, {"player": 0, "verdicts": []}, {"en": b'{"a":"x"}', "fr": '{"a":"é"}'.encode()})
+    neutral = {"player": 0, "iterations": 16, "seed": 0, "verdicts": []}
+    return Kept(at, neutral, {"en": b'{"a":"x"}', "fr": '{"a":"é"}'.encode()})
 
 
 def _key(history: tuple[int, ...] = (1, 2, 3), iterations: int = ITERATIONS) -> analysis_store.Key:
@@ -122,6 +123,9 @@ def test_another_version_budget_or_game_is_not_served_and_other_words_are_said_a
     assert recall(store, "t1", 0, key) == Kept(100.0, _kept().analysis, {})  # to be said again
     store.save_analysis("t1", 0, AnalysisRow(key.version, key.words, key.game, 1.0, b"garbage"))
     assert recall(store, "t1", 0, key) is None  # damaged: made again
+    bad = Kept(1.0, {"player": 0}, _kept().said)  # verdicts that cannot be said again
+    store.save_analysis("t1", 0, AnalysisRow(key.version, "older", key.game, 1.0, pack(bad)))
+    assert recall(store, "t1", 0, key) is None
 
 
 def test_an_analysis_over_the_bound_is_not_stored(store: SQLStore) -> None:

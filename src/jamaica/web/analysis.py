@@ -33,7 +33,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
@@ -220,7 +220,7 @@ class Analyses:
             if not size:
                 log.warning("the analysis of table %s, seat %s is over %d bytes: kept in memory "
                             "only", *key, analysis_store.MAX_STORED)  # fmt: skip
-        self._remember(key, job.result)
+        self._remember(key, replace(job.result, analysis={}))  # memory keeps only the words
         self._jobs.pop(key, None)
 
     def _save(self, key: _Key, game: Game, kept: Kept) -> int:

@@ -30,6 +30,7 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import Any
 
+from ..analysis.core import GameAnalysis
 from ..i18n import LANGUAGES
 from .store import AnalysisRow, Store, StoreError
 
@@ -150,7 +151,8 @@ def recall(store: Store, table_id: str, seat: int, key: Key) -> Kept | None:
         return None
     try:
         kept = unpack(row.body, row.at)
-    except ValueError:
+        GameAnalysis.from_dict(kept.analysis)  # its verdicts can be said again
+    except (ValueError, KeyError, TypeError):
         return None
     if row.words != key.words or set(kept.said) != set(LANGUAGES):
         return Kept(kept.at, kept.analysis, {})
