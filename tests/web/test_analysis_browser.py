@@ -1,9 +1,11 @@
 """Issue 28 in Debian's Chromium: the replay of a finished game opened from a seat's link (its
 token in the fragment) offers that player master's analysis — progress while it is worked out,
 then the summary, the marked decisions (?! ? ??) on a list, the rounds and the chart, and master's
-view of each decision; a click jumps the replay there. In English and in French, at 1280×800 and
-390×844, with no sideways scrolling and no accessibility violation; a spectator is told who can see
-it, and a wrong token gets the server's refusal."""
+view of each decision; a click jumps the replay there, and on a phone (the panel below the board)
+brings the board back into view — smoothly, or at once for a reader who prefers reduced motion —
+while on a wide screen nothing moves. In English and in French, at 1280×800 and 390×844, with no
+sideways scrolling and no accessibility violation; a spectator is told who can see it, and a wrong
+token gets the server's refusal."""
 
 from __future__ import annotations
 
@@ -32,20 +34,31 @@ def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         s.stop()
 
 
-def open_replay(browser: Any, url: str, size: str, lang: str) -> Any:
+def open_replay(browser: Any, url: str, size: str, lang: str, still: bool = False) -> Any:
+    """The replay at `size` in `lang`; `still`: the reader prefers reduced motion."""
     w, h = SIZES[size]
     locale = "fr-FR" if lang == "fr" else "en-GB"
-    ctx = browser.new_context(viewport={"width": w, "height": h}, locale=locale)
+    motion = "reduce" if still else "no-preference"
+    ctx = browser.new_context(viewport={"width": w, "height": h}, locale=locale,
+                              reduced_motion=motion)  # fmt: skip
     page = ctx.new_page()
     page.goto(url)
     page.wait_for_selector("#rounds button")
     return page
 
 
+BOARD_IN_VIEW = """() => { const r = document.querySelector('#board').getBoundingClientRect();
+  return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight; }"""
+SETTLED = """() => new Promise((done) => { let last = -1, same = 0;
+  const tick = () => { same = scrollY === last ? same + 1 : 0; last = scrollY;
+    if (same >= 5) done(); else requestAnimationFrame(tick); }; tick(); })"""
+
+
 @pytest.mark.parametrize("lang", ["en", "fr"])
 @pytest.mark.parametrize("size", list(SIZES))
 def test_a_player_s_analysis_on_the_replay(srv: Server, browser: Any, size: str, lang: str) -> None:
-    page = open_replay(browser, f"{srv.url}/replay/done#seat=0&token={TOKEN}", size, lang)
+    still = lang == "fr"  # the French reader prefers reduced motion: no smooth scrolling
+    page = open_replay(browser, f"{srv.url}/replay/done#seat=0&token={TOKEN}", size, lang, still)
     page.click("#analyse")
     page.wait_for_selector("button.verdict", timeout=120_000)
     text = page.inner_text("#analysis")
@@ -61,10 +74,27 @@ def test_a_player_s_analysis_on_the_replay(srv: Server, browser: Any, size: str,
     assert page.locator("#chart text.chart-mark").count() >= 1  # and so does the chart
     first = page.locator("button.verdict").first
     step = int(first.get_attribute("data-step") or "-1")
+    page.evaluate("document.querySelector('ol.verdicts').scrollIntoView({block: 'start'})")
+    page.evaluate(SETTLED)
+    before = page.evaluate("scrollY")
+    if size == "phone":  # the list is below the board: the board is out of sight
+        assert not page.evaluate(f"({BOARD_IN_VIEW})()")
     first.click()  # jumps the replay to that decision
+    if size == "phone":
+        if still:
+            assert page.evaluate(f"({BOARD_IN_VIEW})()")  # at once, without smooth scrolling
+        page.wait_for_function(BOARD_IN_VIEW, timeout=5000)  # the board comes back into view
+        page.evaluate(SETTLED)
+        assert page.evaluate(f"({BOARD_IN_VIEW})()")
+        # and the replay's controls, which say which step it is, above it
+        assert page.evaluate("document.querySelector('#where').getBoundingClientRect().top") >= 0
+    else:  # side by side: the board is where it was, and the page does not move
+        page.evaluate(SETTLED)
+        assert page.evaluate("scrollY") == before
     page.wait_for_function(
         "(s) => document.querySelector('#where').textContent.includes(' ' + s + ' ')", arg=step
     )
+    screenshot(page, f"analysis-chosen-{lang}-{SIZES[size][0]}x{SIZES[size][1]}")
     page.wait_for_selector("#verdict-detail table.options-table")
     assert page.locator("button.verdict[aria-current='true']").count() == 1
     rows = page.locator(".options-table tbody tr").count()

@@ -3,7 +3,8 @@
 // the table's link carries it; never in a query string) and goes in the request's body, or the
 // player's key (player.js) finds the seat they held. The server works it out in the background:
 // this panel shows its progress, then the summary, the marked decisions (?! ? ??) as a list whose
-// items jump the replay to that step, and master's view of the decision shown at each step.
+// items jump the replay to that step — bringing the board back into view where the panel sits
+// below it (a phone) — and master's view of the decision shown at each step.
 import { el } from "/static/common.js";
 import { fetchIn, fmt, n, t } from "/static/i18n.js";
 import { loadPlayer } from "/static/player.js";
@@ -22,6 +23,23 @@ function seatFromAddress() {
     history.replaceState(null, "", location.pathname + `#seat=${seat}&token=${encodeURIComponent(token || "")}`);
   }
   return Number.isInteger(seat) && token ? { seat, token } : null;
+}
+
+/** Where the panel sits below the board (one column: a phone), bring the replay back into view —
+ * its controls and the board if they fit the screen, else the board's top — so that the reader
+ * sees the step they chose; smoothly, unless they prefer less motion. Side by side (a wider
+ * screen), or with the board in view already, nothing moves. */
+function showBoard(panel) {
+  const board = document.getElementById("board");
+  if (!board) return;
+  const b = board.getBoundingClientRect();
+  if (b.height === 0 || (b.top >= 0 && b.bottom <= innerHeight)) return;
+  if (panel.getBoundingClientRect().top < b.bottom) return; // beside the board, not below it
+  const controls = document.querySelector(".replay-controls");
+  const top = controls ? (controls.closest(".panel") || controls).getBoundingClientRect().top : b.top;
+  const from = b.bottom - top + 8 <= innerHeight ? top : b.top;
+  const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
+  window.scrollTo({ top: Math.max(0, scrollY + from - 8), behavior: still ? "auto" : "smooth" });
 }
 
 const percent = (v) => t("{value}%", { value: fmt(Math.round(v * 100)) });
@@ -132,7 +150,7 @@ export class Analysis {
     box.append(counts, el("p", { class: "analysis-summary" }, a.lost_most || a.summary));
     if (a.worst !== null) {
       const worst = el("button", { type: "button", class: "link-button" }, t("Go to where you lost most"));
-      worst.addEventListener("click", () => this.jump(a.worst));
+      worst.addEventListener("click", () => this.choose(a.worst));
       box.append(worst);
     }
     const marked = a.verdicts.filter((v) => v.mark);
@@ -155,13 +173,19 @@ export class Analysis {
         el("span", { class: "v-loss" }, v.loss > 0 ? points(v.loss) : ""));
       if (v.mark) b.append(el("span", { class: "sr-only" }, ` (${v.mark_words})`)); // the symbol, said
       b.title = v.mark ? t("master: {best}", { best: best.label }) : v.text;
-      b.addEventListener("click", () => this.jump(v.step));
+      b.addEventListener("click", () => this.choose(v.step));
       item.append(b);
       list.append(item);
     }
     if (!shown.length) list.append(el("li", { class: "muted" }, t("Nothing marked: master found no clear mistake.")));
     box.append(list, el("div", { class: "verdict-detail", id: "verdict-detail", "aria-live": "polite" }));
     this.at(this.step);
+  }
+
+  /** The reader chose a decision: the replay jumps there, and the board comes into view. */
+  choose(step) {
+    this.jump(step);
+    showBoard(this.box.closest(".panel") || this.box);
   }
 
   /** The replay shows `step`: master's view of the decision taken there, if it is the player's. */
