@@ -38,7 +38,7 @@ function showBoard(panel) {
   const controls = document.querySelector(".replay-controls");
   const top = controls ? (controls.closest(".panel") || controls).getBoundingClientRect().top : b.top;
   const from = b.bottom - top + 8 <= innerHeight ? top : b.top;
-  const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
+  const still = typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion:reduce)").matches;
   window.scrollTo({ top: Math.max(0, scrollY + from - 8), behavior: still ? "auto" : "smooth" });
 }
 
