@@ -135,6 +135,20 @@ def test_an_analysis_over_the_bound_is_not_stored(store: SQLStore) -> None:
     assert save(store, "t1", 0, _key(), big) == 0 and store.analysis("t1", 0) is None
 
 
+def test_jamaica_db_copy_takes_the_stored_analyses_along(tmp_path: Path, pg_url: str) -> None:
+    source = f"sqlite:///{tmp_path / 'old.db'}"
+    store = open_store(source)
+    store.create_table(TableRecord("t1", Config(2).to_dict(), [], 0, None, 1.0, finished=True))
+    save(store, "t1", 1, _key(), _kept())
+    store.close()
+    assert "1 analyses" in dbcommands.copy(source, pg_url)
+    target = open_store(pg_url)
+    try:
+        assert recall(target, "t1", 1, _key()) == _kept()
+    finally:
+        target.close()
+
+
 def test_a_whole_six_player_game_s_analysis_is_a_few_kilobytes() -> None:
     config = Config(players=6)
     history = tuple(play_game(config, [GreedyBot(i) for i in range(6)], seed=5).actions)
