@@ -3,7 +3,8 @@
 with SIGKILL and is served by the restarted server at once, without master searching again (the
 first answer is a 200, not a 202, with the same `analysed_at`); another node serves what one node
 worked out; a wrong token still gets 403; a row of another version, budget or game is worked out
-again, and one whose only difference is its words is said again without searching again."""
+again, and one whose only difference is its words is said again without searching again; `jamaica
+db copy` takes the stored analyses along."""
 
 from __future__ import annotations
 
