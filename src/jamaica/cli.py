@@ -281,9 +281,10 @@ def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
     _config_args(sim, _)
     sim.add_argument("--bot", default="greedy", help=_("the bot in every seat (default greedy)"))
     _lab_args(sim, 1000, _)
-    lab = sub.add_parser("lab", help=_("research tables: the baseline and strength tables"))
+    lab = sub.add_parser("lab", help=_("research tables: the baseline and strength tables, and "
+                         "master's fitted value"))  # fmt: skip
     labsub = lab.add_subparsers(dest="lab_command", required=True,
-                                metavar="{baseline,strength}")  # fmt: skip
+                                metavar="{baseline,strength,fit-value}")  # fmt: skip
     base = labsub.add_parser("baseline", help=_("every bot against a fixed pool over a fixed "
                              "protocol: a Markdown table with Wilson intervals"))  # fmt: skip
     base.add_argument("--quick", action="store_true", help=_("4 games per cell (a test)"))
@@ -315,11 +316,24 @@ def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
                                pairings="hard,greedy,hard-x3,spiel,spiel-x10"))  # fmt: skip
     strong.add_argument("--spiel-simulations", type=int, default=None,
                         help=_("OpenSpiel's simulations per decision for the same CPU as master "
-                               "(default 280; ten times as many for 10x)"))  # fmt: skip
+                               "(default {same}; ten times as many for 10x)",
+                               same=115))  # fmt: skip
     strong.add_argument("--calibrate", action="store_true",
                         help=_("first measure those simulations in 4 games of master against "
                                "OpenSpiel's ISMCTS"))  # fmt: skip
     _ray_args(strong, _)
+    value = labsub.add_parser("fit-value", help=_("fit master's value to the winners of "
+                              "self-play games, and report its held-out log-loss"))  # fmt: skip
+    value.add_argument("--games", type=int, default=6000,
+                       help=_("self-play games (default 6000)"))  # fmt: skip
+    value.add_argument("--seed", type=int, default=1, help=_("the games' seed (1)"))
+    value.add_argument("--bot", default="rules:knowledge=expert:slips=0.03",
+                       help=_("the bot in every seat (default: the expert's rules of thumb, "
+                              "with slips)"))  # fmt: skip
+    value.add_argument("--out", default=None,
+                       help=_("write the weights there (the shipped ones: "
+                              "src/jamaica/bots/value.json)"))  # fmt: skip
+    _ray_args(value, _)
     bray = sub.add_parser("bench-ray", help=_("games per second on 1 and on 2 Ray workers, "
                           "run in turn, and their ratio"))  # fmt: skip
     bray.add_argument("--games", type=int, default=40, help=_("games per run (default 40)"))
@@ -738,6 +752,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(strength(games=ns.games, quick=ns.quick, seed=ns.seed, cluster=_cluster(ns),
                            rows=ns.rows, pairings=ns.pairings, simulations=ns.spiel_simulations,
                            calibrating=ns.calibrate))  # fmt: skip
+        elif ns.command == "lab" and ns.lab_command == "fit-value":
+            from pathlib import Path
+
+            from .lab.fitvalue import command as fit_value
+
+            out = Path(ns.out) if ns.out else None
+            print(fit_value(ns.games, ns.seed, ns.bot, _cluster(ns), out))
         elif ns.command == "lab":
             from .lab.baseline import DEFAULT_GAMES, QUICK_GAMES, table_command
 

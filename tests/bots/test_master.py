@@ -8,7 +8,8 @@ import random
 
 from jamaica import CHANCE, Config, State
 from jamaica.bots import make_bot
-from jamaica.bots.master import FOCUS, MasterBot, SimNode, option_values, rival_threat
+from jamaica.bots.master import FOCUS, MasterBot, SimNode, option_values
+from jamaica.bots.threat import rival_threat
 from jamaica.rules.board import moves_left
 from jamaica.rules.data import NUM_SPACES, PORT_ROYAL
 

@@ -85,10 +85,13 @@ _OPTIONS: Final[dict[str, dict[str, _Option]]] = {
     "master": {
         "iterations": _Option(int, 1, 20_000),
         "heads_up": _Option(int, 1, 20_000),
+        "exploration": _Option(float, 0, 10),
+        "rollout_rounds": _Option(int, 0, 5),
         # what master adds to hard, each to be switched off for a comparison (0 or 1)
         "simultaneous": _Option(int, 0, 1),
         "threat": _Option(int, 0, 1),
         "loads": _Option(int, 0, 1),
+        "value": _Option(int, 0, 1),
     },
 }
 
@@ -136,7 +139,8 @@ def make_bot(spec: str, seed: int | None = None) -> Agent:
     if name == "master":
         from .master import MasterBot
 
-        flags = {k: bool(v) for k, v in options.items() if k in ("simultaneous", "threat", "loads")}
+        switches = ("simultaneous", "threat", "loads", "value")
+        flags = {k: bool(v) for k, v in options.items() if k in switches}
         budget = {k: v for k, v in options.items() if k not in flags}
         return MasterBot(seed, **budget, **flags)
     if name in LEVEL_SPECS:

@@ -29,10 +29,10 @@ from __future__ import annotations
 from typing import Final
 
 from ..rules import CHANCE, Action, State
-from ..rules.data import PORT_ROYAL, SABRE
-from . import blunders, expert
-from .heuristics import against_best_rival
+from . import blunders
 from .ismcts import ISMCTSBot, Node, rewards, untried_answers
+from .threat import evaluate, rival_threat
+from .value import rewards as win_chances
 
 # The budget, per question with a choice: HEADS_UP iterations with two players; with n players
 # an iteration plays n players' turns, so 2 × HEADS_UP / n of them, and at most ITERATIONS.
@@ -46,41 +46,6 @@ FOCUS: Final = {"card": 1.0, "dice_order": 1.0, "move": 0.35, "attack": 0.25, "p
                 "spoils": 0.25}  # fmt: skip
 # With `loads=True`, loads and payments are searched too (measured: it lost games — see docs).
 SEARCHED_LOADS: Final = {"load": 0.2, "pay": 0.2}
-REACH: Final = ((3, 0.3), (6, 0.2), (12, 0.07))  # moves apart → odds a rival lands there
-
-
-# --- the evaluation: the expert's, with rival ships a threat ---------------------------------
-def rival_threat(s: State, ship: int) -> float:
-    """Expected loss of `ship` to a raid by a rival ship during the coming round: for each rival
-    that could reach it, the odds it lands there times what it would win, if attacking pays it."""
-    if s.lap[ship] >= 1 or s.pos[ship] == PORT_ROYAL:
-        return 0.0
-    here = s.moves_left(ship)
-    mine = expert.firepower_bonus(s, ship) // 2  # a defender commits about half its gunpowder
-    worst = 0.0
-    for r in range(s.ns):
-        if r == ship or r == s.gh or s.lap[r] >= 1:
-            continue
-        d = abs(s.moves_left(r) - here)
-        if d == 0 or d > 12:
-            continue
-        reach = next(odds for far, odds in REACH if d <= far)
-        theirs = expert.firepower_bonus(s, r)
-        if theirs == 0 and s.powers[SABRE] != r:
-            continue  # no gunpowder, no Lady Beth, no Sabre: a raid is a coin toss at best
-        p = expert.win_chance(theirs, mine, s.powers[SABRE] == r, s.powers[SABRE] == ship)
-        gain = p * expert.best_loot(s, ship, r) - (1.0 - p) * expert.best_loot(s, r, ship)
-        worst = max(worst, reach * max(0.0, gain))
-    return worst
-
-
-def estimate(s: State, ship: int, me: int) -> float:
-    return expert.estimate(s, ship, me) - rival_threat(s, ship)
-
-
-def evaluate(s: State, me: int) -> float:
-    """The expert's evaluation with the threat of rival ships."""
-    return against_best_rival(s, me, estimate)
 
 
 # --- the search ------------------------------------------------------------------------------
@@ -122,6 +87,7 @@ class MasterBot(ISMCTSBot):
         rollout_rounds: int = 1,
         threat: bool = True,
         loads: bool = False,
+        value: bool = False,
     ) -> None:
         super().__init__(seed, iterations=iterations, heads_up=heads_up, exploration=exploration,
                          knowledge="expert", rollout="greedy",
@@ -129,6 +95,7 @@ class MasterBot(ISMCTSBot):
         if threat:
             self.evaluate = evaluate
         self.simultaneous = simultaneous
+        self.value = value  # the reward: the fitted win chance, or the squashed margin
         self.focus = {**FOCUS, **SEARCHED_LOADS} if loads else FOCUS
         self._sweep = False  # the analysis: every root answer tried as often
 
@@ -255,7 +222,7 @@ class MasterBot(ISMCTSBot):
             path.append(node)
         if expanded and not world.is_terminal():
             self._rollout(world)
-        r = rewards(world, self.evaluate)
+        r = win_chances(world) if self.value else rewards(world, self.evaluate)
         for nd in path[1:]:
             if not isinstance(nd, SimNode):
                 nd.visits += 1
