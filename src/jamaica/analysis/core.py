@@ -2,7 +2,7 @@
 board does for chess, on the engine's own questions.
 
 For each question the player answered that had a real choice (more than one legal answer, a kind
-of `KINDS`), master values every legal answer (`bots.master.option_values`: about a win chance in
+of `KINDS`), master values every legal answer (`bots.master.option_values`: a win chance in
 [0, 1], every answer tried about as often), and the verdict says how much the answer taken lost
 against master's best, marked as an inaccuracy, a mistake or a blunder above `THRESHOLDS`
 (heads-up; scaled by 2/n with n players: `thresholds`).

@@ -87,7 +87,8 @@ _OPTIONS: Final[dict[str, dict[str, _Option]]] = {
         "heads_up": _Option(int, 1, 20_000),
         "exploration": _Option(float, 0, 10),
         "rollout_rounds": _Option(int, 0, 5),
-        # what master adds to hard, each to be switched off for a comparison (0 or 1)
+        # what master adds to hard, each to be switched off for a comparison (0 or 1); `threat`
+        # is the hand-made margin's (value=0): the fitted value always prices rival raids
         "simultaneous": _Option(int, 0, 1),
         "threat": _Option(int, 0, 1),
         "loads": _Option(int, 0, 1),

@@ -8,8 +8,13 @@ asked for (issue 28), each measured against hard on the same deals (`docs/bots.m
   card questions of a round the tree is *decoupled* (decoupled UCT, Lanctot et al. 2013): one
   node holds each chooser's own statistics, every player selects from its own, and the child is
   the joint choice. (Measured level with the plain tree; kept as the sound model of the game.)
-- **rival ships are a threat**, not only the Ghost Ship: `evaluate` prices, for every ship, the
-  raid a rival with gunpowder, Lady Beth or the Sabre could make on it next round. (It won.)
+- **rival ships are a threat**, not only the Ghost Ship: `threat.estimate` prices, for every
+  ship, the raid a rival with gunpowder, Lady Beth or the Sabre could make on it next round.
+- **a value fitted to outcomes** (`value.py`): the search's reward is each player's chance to
+  win, a conditional logit over the ships fitted to the winners of 6,000 self-play games
+  (`jamaica lab fit-value`), weighing the estimate, the distance to the finish and the holds
+  by how late in the game it is. It predicts the winner better than the hand-made margin and
+  costs less (one estimate per ship, not one per pair); `value=False` searches with the margin.
 - **a bigger budget**: about twice hard's iterations.
 
 Tried and not kept (measured against hard at hard's budget, `docs/bots.md`): searching loads and
@@ -72,8 +77,8 @@ class SimNode(Node):
 
 
 class MasterBot(ISMCTSBot):
-    """ISMCTS with decoupled card choices and the rival-threat evaluation (`simultaneous`,
-    `threat`: each can be switched off to compare), and optionally searched loads."""
+    """ISMCTS with decoupled card choices, the rival threat and the fitted value (`simultaneous`,
+    `threat`, `value`: each can be switched off to compare), and optionally searched loads."""
 
     name = "master"
 
@@ -87,7 +92,7 @@ class MasterBot(ISMCTSBot):
         rollout_rounds: int = 1,
         threat: bool = True,
         loads: bool = False,
-        value: bool = False,
+        value: bool = True,
     ) -> None:
         super().__init__(seed, iterations=iterations, heads_up=heads_up, exploration=exploration,
                          knowledge="expert", rollout="greedy",

@@ -98,7 +98,8 @@ PAIRINGS: tuple[Pairing, ...] = (
     Pairing(TEN_X, "vs OpenSpiel ISMCTS, 10× CPU, heads-up", 2, TEN_X),
 )
 
-MASTER = Entrant("master", "master", "decoupled ISMCTS, 1,100 iterations heads-up (2 × 1,100 / n)")
+MASTER = Entrant("master", "master", "decoupled ISMCTS, fitted value, 1,100 iterations heads-up "
+                "(2 × 1,100 / n)")
 ROW_NAMES = ("easy", "medium", "hard", "master", "greedy", "random", "learned", "deep", SAME_CPU,
              TEN_X)  # fmt: skip
 

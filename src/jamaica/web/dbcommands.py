@@ -47,7 +47,7 @@ def verify(source: SQLStore, target: SQLStore) -> list[str]:
             continue
         if not same:
             problems.append(f"table {table_id}: replays to a different game")
-    for name in ("players", "actions", "early_choices", "chat", "ratings", "results"):
+    for name in ("players", "actions", "early_choices", "chat", "ratings", "results", "analyses"):
         if source.count(name) != target.count(name):
             problems.append(f"{name}: {source.count(name)} rows, copied {target.count(name)}")
     return problems
