@@ -289,3 +289,36 @@ async def test_closing_the_replay_in_play_stops_master(
         await until(pilot, lambda: isinstance(app.screen, GameOver))
         await until(pilot, lambda: len(children) == 1 and children[0].poll() is not None)
     assert screen.analysis is None and not kept_path(save).exists()
+
+
+async def test_f_shows_only_the_marked_decisions_and_back(tmp_path: Path) -> None:
+    session = finished_game(tmp_path / "g.json", ["greedy", "human", "greedy"])
+    app = ReplayApp(session, iterations=BUDGET)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen)
+        await pilot.press("end", "a")
+        await _analysed(pilot, screen)
+        await pilot.press("a")
+        await until(pilot, lambda: isinstance(app.screen, AnalysisList))
+        listing = app.screen
+        assert isinstance(listing, AnalysisList)
+        assert screen.analysis is not None
+        verdicts = screen.analysis.verdicts
+        marked = [v for v in verdicts if v.mark]
+        assert marked and len(marked) < len(verdicts)  # this game has both (master's tiny budget)
+        await pilot.press("f")
+        await pilot.pause()
+        assert listing.shown == marked
+        assert "Marked only" in screen_text(app)  # the footer says the key
+        await pilot.press("end", "enter")
+        await until(pilot, lambda: app.screen is screen)
+        assert screen.index == marked[-1].step
+        await pilot.press("a")
+        await until(pilot, lambda: isinstance(app.screen, AnalysisList))
+        listing = app.screen
+        assert isinstance(listing, AnalysisList)
+        await pilot.press("f", "f")  # marked only, then every decision again
+        await pilot.pause()
+        assert listing.shown == list(verdicts)

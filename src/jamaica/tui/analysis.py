@@ -216,10 +216,12 @@ ANOTHER_SEAT: Final = -1
 
 class AnalysisList(ModalScreen[int | None]):
     """The per-game summary and every analysed decision (marked ones in colour); Enter goes to
-    that step of the replay (the screen returns it), `s` another seat (ANOTHER_SEAT)."""
+    that step of the replay (the screen returns it), `f` shows only the marked decisions (and
+    back), `s` another seat (ANOTHER_SEAT)."""
 
     BINDINGS = [
         Binding("escape,q,a", "close", N_("Close")),
+        Binding("f", "marked", N_("Marked only")),
         Binding("s", "another", N_("Another seat")),
     ]
     DEFAULT_CSS = """
@@ -236,14 +238,14 @@ class AnalysisList(ModalScreen[int | None]):
         _ = self.words = words_of(self)
         translate_bindings(self, _)
         self.analysis, self.name_, self.labels, self.at = analysis, name, labels, at
+        self.shown: list[Verdict] = list(analysis.verdicts)  # all, or the marked ones (`f`)
 
     def compose(self) -> ComposeResult:
         _ = self.words
         with Vertical() as box:
             box.border_title = _("Analysis (Enter: go to the step)")
             yield Static(summary_text(self.analysis, self.name_, self.labels, _), id="summary")
-            yield OptionList(*[Option(self.row(v)) for v in self.analysis.verdicts],
-                             id="verdicts")  # fmt: skip
+            yield OptionList(*[Option(self.row(v)) for v in self.shown], id="verdicts")
         yield Footer()
 
     def row(self, verdict: Verdict) -> Text:
@@ -255,17 +257,37 @@ class AnalysisList(ModalScreen[int | None]):
         return verdict_row(verdict, self.labels.get(verdict.step, {}), self.words, True)
 
     def on_mount(self) -> None:
+        self._highlight(self.at)
+
+    def _highlight(self, at: int) -> None:
+        """Highlight the decision shown at or after step `at`, else where most was lost (or the
+        last shown)."""
         options = self.query_one(OptionList)
-        verdicts = self.analysis.verdicts
+        shown = self.shown
         worst = self.analysis.worst()
-        if verdicts:  # the decision at or after the replay's step, else where most was lost
-            last = verdicts.index(worst) if worst is not None else len(verdicts) - 1
-            options.highlighted = next((i for i, v in enumerate(verdicts) if v.step >= self.at),
-                                       last)  # fmt: skip
+        if shown:
+            last = shown.index(worst) if worst in shown else len(shown) - 1
+            options.highlighted = next((i for i, v in enumerate(shown) if v.step >= at), last)
         options.focus()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(self.analysis.verdicts[event.option_index].step)
+        self.dismiss(self.shown[event.option_index].step)
+
+    def action_marked(self) -> None:
+        """Only the marked decisions, or all of them again; the highlight stays on its step."""
+        options = self.query_one(OptionList)
+        at = self.at
+        if options.highlighted is not None and self.shown:
+            at = self.shown[options.highlighted].step
+        everything = list(self.analysis.verdicts)
+        marked = [v for v in everything if v.mark]
+        self.shown = everything if len(self.shown) < len(everything) or not marked else marked
+        options.clear_options()
+        options.add_options([Option(self.row(v)) for v in self.shown])
+        self._highlight(at)
+        if not marked:
+            _ = self.words
+            self.notify(_("No decision is marked."))
 
     def action_another(self) -> None:
         self.dismiss(ANOTHER_SEAT)
