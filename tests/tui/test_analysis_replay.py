@@ -104,14 +104,8 @@ async def test_the_list_gives_the_summary_and_jumps_to_a_decision(tmp_path: Path
     session = finished_game(tmp_path / "g.json", ["greedy", "human", "greedy"])
     app = ReplayApp(session, iterations=BUDGET)
     async with app.run_test(size=SMALL) as pilot:
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, ReplayScreen)
-        await pilot.press("end", "a")
-        await _analysed(pilot, screen)
+        screen, _ = await _listed(pilot, app)
         assert screen.seat == 1  # the only human
-        await pilot.press("a")
-        await until(pilot, lambda: isinstance(app.screen, AnalysisList))
         await pilot.pause()
         text = screen_text(app)
         assert "Mary's decisions, judged by master" in text and "decisions." in text
@@ -291,19 +285,25 @@ async def test_closing_the_replay_in_play_stops_master(
     assert screen.analysis is None and not kept_path(save).exists()
 
 
+async def _listed(pilot: Any, app: ReplayApp) -> tuple[ReplayScreen, AnalysisList]:
+    """Analyse the human's decisions from the end of the game and open the list."""
+    await pilot.pause()
+    screen = app.screen
+    assert isinstance(screen, ReplayScreen)
+    await pilot.press("end", "a")
+    await _analysed(pilot, screen)
+    await pilot.press("a")
+    await until(pilot, lambda: isinstance(app.screen, AnalysisList))
+    listing = app.screen
+    assert isinstance(listing, AnalysisList)
+    return screen, listing
+
+
 async def test_f_shows_only_the_marked_decisions_and_back(tmp_path: Path) -> None:
     session = finished_game(tmp_path / "g.json", ["greedy", "human", "greedy"])
     app = ReplayApp(session, iterations=BUDGET)
     async with app.run_test(size=SMALL) as pilot:
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, ReplayScreen)
-        await pilot.press("end", "a")
-        await _analysed(pilot, screen)
-        await pilot.press("a")
-        await until(pilot, lambda: isinstance(app.screen, AnalysisList))
-        listing = app.screen
-        assert isinstance(listing, AnalysisList)
+        screen, listing = await _listed(pilot, app)
         assert screen.analysis is not None
         verdicts = screen.analysis.verdicts
         marked = [v for v in verdicts if v.mark]
@@ -317,8 +317,8 @@ async def test_f_shows_only_the_marked_decisions_and_back(tmp_path: Path) -> Non
         assert screen.index == marked[-1].step
         await pilot.press("a")
         await until(pilot, lambda: isinstance(app.screen, AnalysisList))
-        listing = app.screen
-        assert isinstance(listing, AnalysisList)
+        again = app.screen
+        assert isinstance(again, AnalysisList)
         await pilot.press("f", "f")  # marked only, then every decision again
         await pilot.pause()
-        assert listing.shown == list(verdicts)
+        assert again.shown == list(verdicts)
