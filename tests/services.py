@@ -12,7 +12,15 @@ import pytest
 from jamaica.web import services
 from jamaica.web.services import Missing, Postgres, Redis
 
-__all__ = ["Missing", "Postgres", "Redis", "missing", "start_postgres", "start_redis"]
+__all__ = [
+    "Missing",
+    "Postgres",
+    "Redis",
+    "drop_databases",
+    "missing",
+    "start_postgres",
+    "start_redis",
+]
 
 
 def missing(e: Missing) -> NoReturn:
@@ -34,3 +42,16 @@ def start_redis(port: int | None = None) -> Redis:
         return services.start_redis(port)
     except Missing as e:
         missing(e)
+
+
+def drop_databases(pg: Postgres) -> None:
+    """Drop every database of the cluster but PostgreSQL's own (connections are cut off)."""
+    import psycopg
+
+    with psycopg.connect(pg.url("postgres"), autocommit=True) as db:
+        rows = db.execute(
+            "SELECT datname FROM pg_database"
+            " WHERE datname NOT IN ('postgres', 'template0', 'template1')"
+        ).fetchall()
+        for (name,) in rows:
+            db.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
