@@ -39,14 +39,30 @@ class Terminal:
         subprocess.run(["tmux", *self.socket, "send-keys", "-t", self.name, *keys], check=True)
 
     def wait_for(self, *words: str, timeout: float = 30) -> str:
+        """The screen once it shows every one of `words` and stands still (the same 0.05 s
+        later: not caught half drawn)."""
         end = time.monotonic() + timeout
-        screen = ""
+        screen = last = ""
         while time.monotonic() < end:
             screen = self.screen()
-            if all(w in screen for w in words):
+            if screen == last and all(w in screen for w in words):
                 return screen
-            time.sleep(0.2)
+            last = screen
+            time.sleep(0.05)
         raise AssertionError(f"{words} never showed:\n{screen}")
+
+    def changed(self, since: str, timeout: float = 30) -> str:
+        """The screen once it is no longer `since` and has stood still for 0.1 s (the key was
+        read and the app has drawn what follows): waited for, rather than a fixed pause."""
+        end = time.monotonic() + timeout
+        last = since
+        while time.monotonic() < end:
+            time.sleep(0.05)
+            screen = self.screen()
+            if screen == last != since:
+                return screen
+            last = screen
+        raise AssertionError(f"the screen never moved on from:\n{since}")
 
 
 @contextmanager
@@ -77,7 +93,7 @@ def test_play_in_a_real_terminal(size: tuple[int, int], tmp_path: Path) -> None:
             data = json.loads(save.read_text())
             kinds.add(len(data["actions"]))
             t.keys("1")
-            time.sleep(0.4)
+            t.changed(screen)
         t.keys("q")
         screen = t.wait_for("EXIT=0")
         assert f"The game is saved in {save}" in "".join(screen.splitlines())

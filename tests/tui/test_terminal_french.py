@@ -17,6 +17,7 @@ import pytest
 
 from jamaica.cli import build_parser, play_app
 
+from ..soak import soak
 from .test_terminal import JAMAICA, terminal
 
 # The app's own English words, any of which on a French screen is a word left untranslated
@@ -45,6 +46,13 @@ def _check(screen: str, seen: list[str]) -> None:
     seen.append(screen)
 
 
+# The LANG game is played to the end of the race. The --lang game speaks the same French once the
+# flag has chosen it: by default it stops after FLAG_ANSWERS answers and is saved and quit (in
+# French too), to the end of the race with JAMAICA_SOAK=1.
+FLAG_ANSWERS = soak(12, None)
+
+
+@pytest.mark.soak
 @pytest.mark.parametrize("how", ["LANG", "--lang"])
 def test_a_whole_game_in_french_fits_80x24(how: str, tmp_path: Path) -> None:
     save = tmp_path / "fr.json"
@@ -69,25 +77,34 @@ def test_a_whole_game_in_french_fits_80x24(how: str, tmp_path: Path) -> None:
         t.keys("Escape")
         t.wait_for("Ta décision")
         answered = 0
+        stop = FLAG_ANSWERS if how == "--lang" else None
         end = time.monotonic() + 240
         while time.monotonic() < end:
             screen = t.screen()
-            if "Nouvelle partie" in screen:
+            if "Nouvelle partie" in screen or answered == stop:
                 break
             if "Ta décision" in screen and "1. " in screen:
                 _check(screen, seen)
                 answered += 1
                 t.keys("1")
-            time.sleep(0.25)
+                t.changed(screen)
+            else:
+                time.sleep(0.05)
         else:
             raise AssertionError(f"the end of the race never showed:\n{screen}")
-        screen = t.wait_for("Gagnant", "manches")
-        _check(screen, seen)
-        assert "place" in screen and "total" in screen and "PR" in screen
-        assert "Port Royal" in screen or "limite" in screen
-        t.keys("q")
-        screen = t.wait_for("EXIT=0")
-        assert "La partie terminée est enregistrée dans" in screen
+        if answered == stop:  # saved and quit mid-game
+            t.wait_for("Ta décision", "Sauver et quitter")
+            t.keys("q")
+            screen = t.wait_for("EXIT=0")
+            assert "La partie est enregistrée dans" in screen
+        else:
+            screen = t.wait_for("Gagnant", "manches")
+            _check(screen, seen)
+            assert "place" in screen and "total" in screen and "PR" in screen
+            assert "Port Royal" in screen or "limite" in screen
+            t.keys("q")
+            screen = t.wait_for("EXIT=0")
+            assert "La partie terminée est enregistrée dans" in screen
     assert answered >= 10
     # the questions seen were of several kinds, and each one spoke French
     questions = "\n".join(seen)
