@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from ..soak import soak
 from .server import Server
 from .shots import fits_screen, screenshot
 from .test_table_page import ANSWER, STATE_JS, TAKEN_JS
@@ -130,10 +131,20 @@ def _open(browser: Any, url: str, size: str) -> Any:
     return page
 
 
-def _play_to_the_end(page: Any, size: str, seconds: float = 240) -> set[str]:
-    """Answer every question (any legal option, not always the first) until the scores show;
-    the first time each kind of question is asked, check that nothing is cut and take a picture.
-    Returns the kinds of questions met."""
+# The phone's game proves its French and its layout in the first rounds by default: it stops as
+# round PHONE_ROUNDS begins, and its replay is that of the game so far (the laptop's game and
+# replay are always whole; both are whole with JAMAICA_SOAK=1).
+PHONE_ROUNDS = soak(4, None)
+ROUND_JS = "r => document.querySelector('#log').textContent.includes('Manche ' + r)"
+
+
+def _play_to_the_end(
+    page: Any, size: str, seconds: float = 240, before_round: int | None = None
+) -> set[str]:
+    """Answer every question (any legal option, not always the first) until the scores show (or,
+    with `before_round`, until the log says that round begins); the first time each kind of
+    question is asked, check that nothing is cut and take a picture. Returns the kinds of
+    questions met."""
     w, h = SIZES[size]
     seen: set[str] = set()
     answers = 0
@@ -141,7 +152,7 @@ def _play_to_the_end(page: Any, size: str, seconds: float = 240) -> set[str]:
     while True:
         assert time.monotonic() < end, "the game did not finish"
         st = page.evaluate(STATE_JS)
-        if st["over"]:
+        if st["over"] or (before_round and page.evaluate(ROUND_JS, before_round)):
             return seen
         if not st["options"]:
             page.wait_for_selector(f"{ANSWER}, #scores", timeout=15_000)
@@ -166,6 +177,7 @@ def _play_to_the_end(page: Any, size: str, seconds: float = 240) -> set[str]:
         page.wait_for_function(TAKEN_JS, arg=st["turn"], timeout=10_000)
 
 
+@pytest.mark.soak
 @pytest.mark.parametrize("size", list(SIZES))
 def test_a_whole_game_and_its_replay_in_french(server: Server, browser: Any, size: str) -> None:
     w, h = SIZES[size]
@@ -180,10 +192,55 @@ def test_a_whole_game_and_its_replay_in_french(server: Server, browser: Any, siz
     assert "1 spectateur" in seats or "0 spectateur" in seats
     assert "bot glouton" in page.inner_text("#seats")
     assert re.search(r"(Case \d+|Port Royal) · encore \d+ · 3 cartes", page.inner_text("#ships"))
-    kinds = _play_to_the_end(page, size)
+    whole = size == "laptop" or PHONE_ROUNDS is None
+    kinds = _play_to_the_end(page, size, before_round=None if whole else PHONE_ROUNDS)
     assert "card" in kinds
+    if whole:
+        _the_end(server, page, t["id"], size)
+    else:
+        assert f"Manche {PHONE_ROUNDS}" in page.inner_text("#log")
+        assert page.locator("#scores").count() == 0  # the rounds so far were played here
+        _no_english(page, f"round {PHONE_ROUNDS} at {w}x{h}")
+        _nothing_cut(page, f"round {PHONE_ROUNDS} at {w}x{h}")
+    page.context.close()
 
-    # the end of the race
+    # its replay
+    replay = _open(browser, f"{server.url}/replay/{t['id']}", size)
+    replay.wait_for_selector("#rounds button")
+    assert replay.title() == "Jamaica — revoir la partie"
+    assert replay.inner_text("#chart-title") == "Le score au fil des manches"
+    assert replay.get_attribute("#first", "title") == "Le début"
+    assert replay.inner_text("#where").startswith("Avant la manche 1 · étape 0 sur ")
+    _no_english(replay, f"the replay's start at {w}x{h}")
+    fits_screen(replay)
+    screenshot(replay, f"fr-replay-start-{w}x{h}")
+    replay.click("#rounds button[data-round='3']")
+    replay.wait_for_function(
+        "() => document.querySelector('#where').textContent.startsWith('Manche 3')"
+    )
+    _no_english(replay, f"the replay's round 3 at {w}x{h}")
+    _nothing_cut(replay, f"the replay's round 3 at {w}x{h}")
+    screenshot(replay, f"fr-replay-round3-{w}x{h}")
+    replay.click("#last")
+    if whole:
+        replay.wait_for_selector("#scores")
+    else:  # the last step so far
+        replay.wait_for_function(
+            "() => /^Manche \\d+ · étape (\\d+) sur \\1\\b/"
+            ".test(document.querySelector('#where').textContent)"
+        )
+    _no_english(replay, f"the replay's end at {w}x{h}")
+    _nothing_cut(replay, f"the replay's end at {w}x{h}")
+    assert "Manche" in replay.inner_text("#log")
+    if _server_speaks_french(server, t["id"]):
+        assert not SERVER_ENGLISH_RE.search(replay.inner_text("#log"))
+    screenshot(replay, f"fr-replay-end-{w}x{h}")
+    replay.context.close()
+
+
+def _the_end(server: Server, page: Any, table_id: str, size: str) -> None:
+    """The end of the race, as the player sees it."""
+    w, h = SIZES[size]
     page.wait_for_selector("#scores")
     fits_screen(page)
     own = _no_english(page, f"the end at {w}x{h}")
@@ -199,34 +256,7 @@ def test_a_whole_game_and_its_replay_in_french(server: Server, browser: Any, siz
     screenshot(page, f"fr-table-end-{w}x{h}")
     page.locator("#final").scroll_into_view_if_needed()
     screenshot(page, f"fr-table-scores-{w}x{h}")
-    if _server_speaks_french(server, t["id"]):  # the log is the server's words
+    if _server_speaks_french(server, table_id):  # the log is the server's words
         log = page.inner_text("#log")
         assert not SERVER_ENGLISH_RE.search(log), log[:2000]
         assert "Vaisseau fantôme" in page.inner_text("#scores")
-    page.context.close()
-
-    # its replay
-    replay = _open(browser, f"{server.url}/replay/{t['id']}", size)
-    replay.wait_for_selector("#rounds button")
-    assert replay.title() == "Jamaica — revoir la partie"
-    assert replay.inner_text("#chart-title") == "Le score au fil des manches"
-    assert replay.get_attribute("#first", "title") == "Le début"
-    assert replay.inner_text("#where").startswith("Avant la manche 1 · étape 0 sur ")
-    _no_english(replay, f"the replay's start at {w}x{h}")
-    fits_screen(replay)
-    screenshot(replay, f"fr-replay-start-{w}x{h}")
-    replay.click("#rounds button[data-round='3']")
-    replay.wait_for_function(
-        "() => document.querySelector('#where').textContent.startsWith('Manche 3')")
-    _no_english(replay, f"the replay's round 3 at {w}x{h}")
-    _nothing_cut(replay, f"the replay's round 3 at {w}x{h}")
-    screenshot(replay, f"fr-replay-round3-{w}x{h}")
-    replay.click("#last")
-    replay.wait_for_selector("#scores")
-    _no_english(replay, f"the replay's end at {w}x{h}")
-    _nothing_cut(replay, f"the replay's end at {w}x{h}")
-    assert "Manche" in replay.inner_text("#log")
-    if _server_speaks_french(server, t["id"]):
-        assert not SERVER_ENGLISH_RE.search(replay.inner_text("#log"))
-    screenshot(replay, f"fr-replay-end-{w}x{h}")
-    replay.context.close()
