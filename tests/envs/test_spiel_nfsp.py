@@ -1,7 +1,9 @@
 """OpenSpiel's NFSP on the information state tensor (`jamaica.envs.spiel_nfsp`, issue 27): a very
 short run of the command trains (both networks' losses computed), its average policy and its best
 response play legal moves to the end of games through `pyspiel.evaluate_bots` (`NFSPBot` raises on
-an illegal one), and the report is printed and written."""
+an illegal one), and the report is printed and written. The run is seeded (its games too): both
+networks learn within its 150 steps (the average policy once 16 best-response decisions are kept),
+every time."""
 
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ def test_a_short_run_trains_and_plays_legal_moves(
 ) -> None:
     out = tmp_path / "nfsp.json"
     args = ["--steps", "150", "--max-rounds", "2", "--games", "1", "--hidden", "16",
-            "--learn-every", "8", "--min-buffer", "32", "--batch-size", "16",
+            "--learn-every", "8", "--min-buffer", "16", "--batch-size", "16",
             "--anticipatory", "0.5", "--out", str(out)]  # fmt: skip
     assert main(args) == 0
     printed = capsys.readouterr().out

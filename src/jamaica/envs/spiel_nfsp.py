@@ -157,7 +157,9 @@ def train(
 
     game = pyspiel.load_game("python_jamaica", settings.params())
     env = rl_environment.Environment(
-        game, observation_type=rl_environment.ObservationType.INFORMATION_STATE, seed=seed
+        game,
+        observation_type=rl_environment.ObservationType.INFORMATION_STATE,
+        chance_event_sampler=rl_environment.ChanceEventSampler(seed),  # (`seed=` was ignored)
     )
     agents = make_agents(game, settings, seed)
     done = Training()
