@@ -15,8 +15,11 @@ from jamaica.rules.events import card_title
 from jamaica.session import GameSession, make_seats
 from jamaica.tui import render
 from jamaica.tui.app import GameOver, HandOver, JamaicaApp, Setup, Table
+from jamaica.tui.choices import question
 from jamaica.tui.replay import ReplayApp, ReplayScreen
 from jamaica.tui.widgets import Drawn, LogView
+
+from ..soak import soak
 
 SIZE = (160, 50)
 
@@ -41,16 +44,52 @@ async def _my_turn(pilot, app: JamaicaApp) -> bool:  # type: ignore[no-untyped-d
     return not isinstance(app.screen, GameOver)
 
 
+# With JAMAICA_SOAK=1 the whole game is played through the app. By default the same game (the
+# bots are seeded, the human answers option 1 as the key does) is played without the app up to the
+# human's last LAST decisions and saved; the app resumes it and plays those to the score table
+# (test_layout plays a whole game through the app in every run).
+LAST = soak(8, None)
+
+
+def _answer_1(session: GameSession) -> None:
+    """What pressing 1 answers: the first choice of the question the app asks."""
+    who = session.human_to_move()
+    assert who is not None
+    names = [session.name(k) for k in range(session.config.players)]
+    for a in question(session.state, who, names).choices[0].actions:
+        session.answer(a)
+
+
+def _human_decisions(session: GameSession, most: int | None = None) -> int:
+    """Play on (bots seeded, the human answering 1) to the end, or for `most` human decisions."""
+    done = 0
+    while most is None or done < most:
+        session.run_until_human()
+        if session.state.is_terminal():
+            break
+        _answer_1(session)
+        done += 1
+    return done
+
+
+@pytest.mark.soak
 async def test_a_whole_game_against_three_bots_to_the_score_table(tmp_path: Path) -> None:
     save = tmp_path / "game.json"
-    session = GameSession(Config(4), make_seats(["human", "greedy", "greedy", "random"]), 5, save)
+    seats = make_seats(["human", "greedy", "greedy", "random"])
+    session = GameSession(Config(4), seats, 5, save)
+    if LAST is not None:
+        total = _human_decisions(GameSession(Config(4), seats, 5))
+        assert total > 10
+        _human_decisions(session, total - LAST)
+        session = GameSession.load(save)  # resumed from its save file
     app = JamaicaApp(session, delay=0)
     async with app.run_test(size=SIZE) as pilot:
         decisions = 0
         while await _my_turn(pilot, app):
             await pilot.press("1")
             decisions += 1
-        assert session.state.is_terminal() and decisions > 10
+        assert session.state.is_terminal()
+        assert decisions > 10 if LAST is None else decisions == LAST
         screen = app.screen
         assert isinstance(screen, GameOver)
         scores = str(screen.query_one("#scores").render())
