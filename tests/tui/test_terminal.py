@@ -3,6 +3,7 @@ off the screen: the dice, the hand and the question are there at every decision.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import shlex
@@ -65,10 +66,14 @@ class Terminal:
         raise AssertionError(f"the screen never moved on from:\n{since}")
 
 
+_SERVERS = itertools.count()
+
+
 @contextmanager
 def terminal(cmd: str, size: tuple[int, int], cwd: Path) -> Iterator[Terminal]:
     _need_tmux()
-    name = f"jamaica-test-{os.getpid()}-{size[0]}"
+    # a server of its own each time: a killed one may still be going away when the next starts
+    name = f"jamaica-test-{os.getpid()}-{size[0]}-{next(_SERVERS)}"
     env = {**os.environ, "TERM": "xterm-256color"}
     shell = f"cd {shlex.quote(str(cwd))} && {cmd}; echo EXIT=$?; sleep 30"
     subprocess.run(["tmux", "-L", name, "new-session", "-d", "-s", name, "-x", str(size[0]),
