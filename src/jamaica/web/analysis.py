@@ -45,6 +45,7 @@ from . import analysis_store
 from .analysis_store import Kept
 from .language import http_error, lang_of
 from .lobby import KEY_HEADER, moved
+from .orphans import exit_with_parent
 from .protocol import Hello, ProtocolError
 from .security import TooLarge, read_body
 from .store import Store, StoreError
@@ -380,9 +381,11 @@ _BOARD: Any = None
 
 
 def _start_worker(board: Any) -> None:
-    """The worker yields the CPU to the server's event loop, and reports on `board`."""
+    """The worker yields the CPU to the server's event loop, reports on `board`, and ends with
+    the server."""
     global _BOARD
     _BOARD = board
+    exit_with_parent()
     with contextlib.suppress(OSError, AttributeError):
         os.nice(10)
 

@@ -26,6 +26,7 @@ from typing import Any
 from ..i18n.events import describe
 from ..rules import Config, State, new_game
 from ..rules.view import can_see
+from .orphans import exit_with_parent
 
 CHECKPOINT = 64  # steps between two kept copies of a game
 CACHED = 128  # answers kept (table, step, names): each up to about 100 kB
@@ -97,7 +98,8 @@ class Replays:
 
 # --- in the worker process --------------------------------------------------------------------
 def _lower_priority() -> None:
-    """The worker yields the CPU to the server's event loop."""
+    """The worker yields the CPU to the server's event loop, and ends with the server."""
+    exit_with_parent()
     with contextlib.suppress(OSError, AttributeError):
         os.nice(10)
 

@@ -1,0 +1,30 @@
+"""Worker processes that do not outlive their server.
+
+A process pool's worker (spawned, as the replay and analysis pools are) holds both ends of its
+job queue, so it never sees end-of-file when the server is killed (SIGKILL, the OOM killer, a
+crashed node): it would wait for work forever, holding its memory. `exit_with_parent`, called in
+the worker's initializer, watches the parent and ends the worker once it is gone (the worker is
+then a child of init or a subreaper, so its parent's pid changes).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from typing import Final
+
+CHECK_SECONDS: Final = 1.0  # how often a worker looks for its parent
+
+
+def exit_with_parent(every: float = CHECK_SECONDS) -> None:
+    """End this process (at once, without cleanup: it holds no state of its own) once the
+    process that started it has died."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(every)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
