@@ -25,13 +25,6 @@ SEATS = [{"name": "A", "bot": "greedy", "token_hash": None},
          {"name": "B", "bot": None, "token_hash": "x" * 64, "player": "p1"}]  # fmt: skip
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'jamaica.db'}"
-    return str(request.getfixturevalue("pg_url"))
-
-
 @pytest.fixture
 def store(url: str) -> Iterator[SQLStore]:
     s = open_store(url)
@@ -207,7 +200,7 @@ def _history(store: SQLStore, games: int) -> None:
         seats = [dict(SEATS[0])] * config.players
         store.create_table(TableRecord(table_id, config.to_dict(), seats, 0, None, float(g)))
         state = State(config, log=False)
-        rows = []
+        rows: list[ActionRow] = []
         while not state.is_terminal() and len(rows) < 150 + 40 * g:
             if state.is_chance_node():
                 actions, probs = zip(*state.chance_outcomes(), strict=True)
