@@ -37,7 +37,7 @@ from ..rules import CHANCE, Action, State
 from . import blunders
 from .ismcts import ISMCTSBot, Node, rewards, untried_answers
 from .threat import evaluate, rival_threat
-from .value import rewards as win_chances
+from .value import rewards as fitted_rewards
 
 # The budget, per question with a choice: HEADS_UP iterations with two players; with n players
 # an iteration plays n players' turns, so 2 × HEADS_UP / n of them, and at most ITERATIONS.
@@ -227,7 +227,7 @@ class MasterBot(ISMCTSBot):
             path.append(node)
         if expanded and not world.is_terminal():
             self._rollout(world)
-        r = win_chances(world) if self.value else rewards(world, self.evaluate)
+        r = fitted_rewards(world) if self.value else rewards(world, self.evaluate)
         for nd in path[1:]:
             if not isinstance(nd, SimNode):
                 nd.visits += 1
