@@ -88,7 +88,10 @@ def test_the_french_catalog_is_up_to_date_with_the_code_and_compiled(tmp_path: P
         write_mo(f, po, use_fuzzy=False)  # type: ignore[arg-type]
     with fresh.open("rb") as f:
         want = gettext.GNUTranslations(f)._catalog  # type: ignore[attr-defined]
-    assert translations("fr")._catalog == want, "run `jamaica i18n compile`"  # type: ignore[attr-defined]
+    shipped = dict(translations("fr")._catalog)  # type: ignore[attr-defined]
+    # the header names the Babel that wrote it; the messages are what must match
+    assert {k: v for k, v in shipped.items() if k} == {k: v for k, v in want.items() if k}, \
+        "run `jamaica i18n compile`"
 
 
 def test_french_typography_has_a_narrow_no_break_space_before_high_punctuation() -> None:

@@ -131,20 +131,20 @@ class Bystander:
         while not self._stop.is_set():
             games += 1  # a game from another address each time: the per-address caps are not
             address = f"{BYSTANDER[:-1]}{games % 250}"  # what the bystander measures
-            status, t = http(self.base, "/api/tables", {"players": 2, "seats": [
+            status, made = http(self.base, "/api/tables", {"players": 2, "seats": [
                 {"name": "Bystander", "bot": None}, {"name": "Bot", "bot": "greedy"}]},
                 address=address)  # fmt: skip
             if status != 201:
-                self.errors.append(f"the bystander could not create a table: {status} {t}")
+                self.errors.append(f"the bystander could not create a table: {status} {made}")
                 time.sleep(1)
                 continue
-            self.table = t["id"]
-            url = self.base.replace("http", "ws") + f"/ws/{t['id']}"
+            self.table = made["id"]
+            url = _ws_url(self.base, made["id"])
             try:
                 with connect(url, additional_headers={"x-forwarded-for": address},
                              ping_interval=None, max_size=2**22) as ws:  # fmt: skip
                     ws.send(json.dumps({"op": "hello", "v": 1, "seat": 0,
-                                        "token": t["seats"][0]["token"]}))  # fmt: skip
+                                        "token": made["seats"][0]["token"]}))  # fmt: skip
                     sent: float | None = None
                     while not self._stop.is_set():
                         try:
