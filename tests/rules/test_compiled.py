@@ -142,7 +142,7 @@ def test_run_puts_the_compiled_copy_in_place_of_jamaica_rules(build_dir: Path) -
 def test_the_rules_tests_pass_on_the_compiled_copy(build_dir: Path) -> None:
     """tests/rules, run by pytest in a subprocess with the compiled copy as `jamaica.rules`."""
     skip = COUNTING + ([] if SOAK else SLOWEST)
-    args = ["-m", "pytest", "-x", "-p", "no:cacheprovider", "tests/rules",
+    args = ["-m", "pytest", "-x", "-n", "0", "-p", "no:cacheprovider", "tests/rules",
             "--ignore=tests/rules/test_compiled.py"]  # fmt: skip
     for test in skip:
         args += ["--deselect", f"tests/rules/{test}"]

@@ -94,11 +94,13 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
 
 def test_the_connection_cap_counts_every_node(nodes: tuple[Server, Server, Redis]) -> None:
     a, b, _ = nodes
-    made = a.table([("Anne", None), ("Bot", "greedy")])
+    on = {a: a.table([("Anne", None), ("Bot", "greedy")])["id"],
+          b: b.table([("Bea", None), ("Bot", "greedy")])["id"]}  # a table each node keeps
     with contextlib.ExitStack() as kept:
         for node in (a, b, a):  # 3: the cap, on two nodes
-            kept.enter_context(node.ws(made["id"]))
-        with b.ws(made["id"]) as extra:
+            ws = kept.enter_context(node.ws(on[node]))
+            hello(ws)  # welcomed: it is counted (a socket is accepted before it is counted)
+        with b.ws(on[b]) as extra:
             refused = recv(extra)
             assert refused["op"] == "error" and refused["code"] == "too_many_connections"
 
