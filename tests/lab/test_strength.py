@@ -137,3 +137,18 @@ def test_the_command_refuses_before_playing() -> None:
     with pytest.raises(ValueError, match="unknown bot 'wizard'"):
         command(games=1, quick=True, seed=1, cluster=Cluster(), rows="wizard:x=1",
                 pairings=None, simulations=None, calibrating=False)  # fmt: skip
+
+
+def test_the_ghost_ship_s_wins_are_counted_apart() -> None:
+    """Heads-up the Ghost Ship sails too (R: 2 players always have it) and can win: its share is
+    its own line, so that the row's share and its opponent's are seen to sum to the rest."""
+    table = strength(choose_rows("random", TINY), choose_pairings("spiel"), TINY, seed=1, games=2)
+    cell, ghost = table.cells[0][0], table.ghost[0][0]
+    assert ghost is not None and cell is not None
+    assert ghost.games == cell.games == 2
+    assert ghost.wins == 1.0 and cell.wins == 1.0  # the first deal's winner is the Ghost Ship
+    text = markdown(table)
+    assert "The Ghost Ship's share of the wins" in text
+    assert f"| random | {ghost.text()} · 2 |" in text
+    four = strength(choose_rows("random", TINY), choose_pairings("hard-x3"), TINY, seed=1, games=1)
+    assert "Ghost Ship's share" not in markdown(four)  # 4 players: no Ghost Ship

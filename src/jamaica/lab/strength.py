@@ -14,8 +14,8 @@ issue measures by, one Markdown table, reproducible from its seed.
   every seat's bot is seeded from the game's seed. 2021 edition; heads-up games have the Ghost
   Ship (the rules require it), 4-player games not.
 - **measure**: the row's bot's share of the wins (a shared win counts 1/k; the Ghost Ship can
-  win, so heads-up shares may sum below 100%), its Wilson 95% interval and the games; and, in a
-  second table, every bot's CPU time per decision with a choice (`time.thread_time`), mean and
+  win, so heads-up shares may sum below 100%), its Wilson 95% interval and the games; the Ghost
+  Ship's share of the heads-up games' wins, in a table of its own; and, in a last table, every bot's CPU time per decision with a choice (`time.thread_time`), mean and
   max, heads-up and at 4 players, over every seat it sat in — so "same CPU" can be checked.
 
 OpenSpiel's budget "same CPU" is `SAME_CPU_SIMULATIONS` unless `--spiel-simulations` gives
@@ -181,6 +181,7 @@ class Outcome:
     pairing: int
     share: float  # the row's bot's share of the win
     seats: tuple[SeatCPU, ...]
+    ghost: float = 0.0  # the Ghost Ship's share of the win
 
 
 def games_for(row: str, pairing: Pairing, games: int | None) -> int:
@@ -245,8 +246,9 @@ def play(job: Job) -> Outcome:
             p.observe(a)
     winners = s.winners()
     share = 1.0 / len(winners) if job.seat in winners else 0.0
+    ghost = 1.0 / len(winners) if s.gh in winners else 0.0
     cpu = tuple(SeatCPU(job.seats[k], decisions[k], seconds[k], most[k]) for k in range(n))
-    return Outcome(job.row, job.pairing, share, cpu)
+    return Outcome(job.row, job.pairing, share, cpu, ghost)
 
 
 @dataclass(frozen=True)
@@ -282,6 +284,7 @@ class Table:
     cpu: dict[str, tuple[CPU, CPU]]
     budgets: Budgets
     seed: int
+    ghost: list[list[Cell | None]]  # the Ghost Ship's wins in each cell's games
 
 
 def tabulate(
@@ -292,20 +295,19 @@ def tabulate(
     outcomes: Sequence[Outcome],
 ) -> Table:
     wins: dict[tuple[int, int], list[float]] = {}
+    ghost: dict[tuple[int, int], list[float]] = {}
     cpu: dict[str, tuple[CPU, CPU]] = {}
     for o in outcomes:
         wins.setdefault((o.row, o.pairing), []).append(o.share)
+        ghost.setdefault((o.row, o.pairing), []).append(o.ghost)
         for s in o.seats:
             heads_up, four = cpu.get(s.spec, (CPU(), CPU()))
             cpu[s.spec] = (heads_up.add(s), four) if len(o.seats) == 2 else (heads_up, four.add(s))
-    cells = [
-        [
-            Cell(sum(w), len(w)) if (w := wins.get((r, PAIRINGS.index(p)))) else None
-            for p in pairings
-        ]
-        for r in range(len(rows))
-    ]
-    return Table(list(rows), list(pairings), cells, cpu, budgets, seed)
+    def cells(shares: dict[tuple[int, int], list[float]]) -> list[list[Cell | None]]:
+        return [[Cell(sum(w), len(w)) if (w := shares.get((r, PAIRINGS.index(p)))) else None
+                 for p in pairings] for r in range(len(rows))]  # fmt: skip
+
+    return Table(list(rows), list(pairings), cells(wins), cpu, budgets, seed, cells(ghost))
 
 
 def _label(spec: str, table: Table) -> str:
@@ -316,6 +318,21 @@ def _label(spec: str, table: Table) -> str:
         if table.budgets.spec(name) == spec:
             return entrant(name, table.budgets).label
     return spec
+
+
+def _ghost_lines(table: Table) -> list[str]:
+    """The Ghost Ship's share of the heads-up games' wins: what no bot at the table could have."""
+    heads_up = [c for c, p in enumerate(table.pairings) if p.players == 2]
+    if not any(table.ghost[r][c] for r in range(len(table.rows)) for c in heads_up):
+        return []
+    lines = ["", "The Ghost Ship's share of the wins in those games (heads-up: the row's share and "
+             "its opponent's sum to the rest):", "",
+             "| bot | " + " | ".join(table.pairings[c].title for c in heads_up) + " |",
+             "|---|" + "---:|" * len(heads_up)]  # fmt: skip
+    for (_, e), row in zip(table.rows, table.ghost, strict=True):
+        texts = ["—" if (c := row[k]) is None else f"{c.text()} · {c.games}" for k in heads_up]
+        lines.append(f"| {e.label} | " + " | ".join(texts) + " |")
+    return lines
 
 
 def markdown(table: Table) -> str:
@@ -333,6 +350,7 @@ def markdown(table: Table) -> str:
     for (_, e), cells in zip(table.rows, table.cells, strict=True):
         texts = ["—" if c is None else f"{c.text()} · {c.games}" for c in cells]
         lines.append(f"| {e.label} | {e.budget} | " + " | ".join(texts) + " |")
+    lines += _ghost_lines(table)
     lines += [
         "",
         "CPU per decision with a choice (`time.thread_time`), over every seat each bot sat in:",
