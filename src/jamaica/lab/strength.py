@@ -15,8 +15,9 @@ issue measures by, one Markdown table, reproducible from its seed.
   Ship (the rules require it), 4-player games not.
 - **measure**: the row's bot's share of the wins (a shared win counts 1/k; the Ghost Ship can
   win, so heads-up shares may sum below 100%), its Wilson 95% interval and the games; the Ghost
-  Ship's share of the heads-up games' wins, in a table of its own; and, in a last table, every bot's CPU time per decision with a choice (`time.thread_time`), mean and
-  max, heads-up and at 4 players, over every seat it sat in — so "same CPU" can be checked.
+  Ship's share of the heads-up games' wins, in a table of its own; and, in a last table, every
+  bot's CPU time per decision with a choice (`time.thread_time`), mean and max, heads-up and at
+  4 players, over every seat it sat in — so "same CPU" can be checked.
 
 OpenSpiel's budget "same CPU" is `SAME_CPU_SIMULATIONS` unless `--spiel-simulations` gives
 another; `--calibrate` measures it anew in a few games of master against OpenSpiel's bot. The
