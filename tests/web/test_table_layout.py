@@ -38,6 +38,19 @@ def card_question(page: Any) -> None:
     raise AssertionError("no card was asked for")
 
 
+TALL_JS = """() => {
+  const since = document.querySelector('#since'), list = document.querySelector('#since-list');
+  since.hidden = false;
+  for (let i = 0; i < 8; i++) list.append(Object.assign(document.createElement('div'),
+    { textContent: 'Bot ' + i + ' now on space 4, attacked you, beat you.',
+      className: 'test-tall' }));
+  const tall = Object.assign(document.createElement('div'), { className: 'test-tall' });
+  tall.style.height = (310 - document.querySelector('#question').offsetHeight) + 'px';
+  document.querySelector('#question').append(tall);
+  return ['#log', '#since'].map((s) => document.querySelector(s).getBoundingClientRect().height);
+}"""
+
+
 def test_six_ships_at_1280_leave_the_log_room_and_the_question_is_opaque(
     srv: Server, browser: Any
 ) -> None:
@@ -51,6 +64,11 @@ def test_six_ships_at_1280_leave_the_log_room_and_the_question_is_opaque(
         ".getBoundingClientRect().height)"
     )
     assert heights[0] >= 150, heights
+    # the worst case, whatever the deal: a full summary and a question 60 px taller than usual
+    # (a preview that wraps) — the summary gives way and scrolls, the log keeps its 150 px
+    heights = page.evaluate(TALL_JS)
+    assert heights[0] >= 150 and heights[1] > 0, heights
+    page.evaluate("document.querySelectorAll('.test-tall').forEach((e) => e.remove())")
     box = page.locator("#log p").last.bounding_box()
     assert box is not None and box["y"] + box["height"] <= 800
     assert page.locator("#chat-input").bounding_box()["y"] + 20 <= 800
