@@ -310,7 +310,7 @@ def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
     strong.add_argument("--rows", default=None,
                         help=_("only these rows, comma-separated: {rows}, or bot specs",
                                rows="easy,medium,hard,master,greedy,random,learned,deep,spiel,"
-                               "spiel-x10"))  # fmt: skip
+                               "spiel-x10,master-seer"))  # fmt: skip
     strong.add_argument("--pairings", default=None,
                         help=_("only these columns, comma-separated: {pairings}",
                                pairings="hard,greedy,hard-x3,spiel,spiel-x10"))  # fmt: skip

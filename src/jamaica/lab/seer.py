@@ -1,0 +1,37 @@
+"""`master-seer`: master's search on the true state — it sees every hidden card. Lab only.
+
+A bound, not a player: how much of master's shortfall comes from not knowing the hidden cards
+(its rivals' hands, the deck's order of what is left is still drawn by chance). Master draws
+each iteration's world from its player's view (`State.resample`); the seer searches a copy of
+the game itself, with master's budget, tree, value and rules of thumb otherwise unchanged. If the
+seer wins little more than master, the hidden information is not what master lacks.
+
+It is no bot of `jamaica.bots` (`make_bot` does not know it), so no server or front end can seat
+it; `jamaica lab strength --rows master-seer` plays it (see docs/lab.md).
+"""
+
+from __future__ import annotations
+
+from ..bots.ismcts import Node
+from ..bots.master import MasterBot, SimNode
+from ..rules import State
+
+SEER = "master-seer"
+
+
+class SeerBot(MasterBot):
+    """`MasterBot` whose every iteration searches a copy of the true state."""
+
+    name = SEER
+
+    def search(self, state: State, player: int, iterations: int | None = None) -> Node:
+        root: Node = SimNode(player) if self.simultaneous and state.decision_kind() == "card" \
+            else Node(player)  # fmt: skip
+        budget = self.iterations if iterations is None else iterations
+        for _ in range(budget):
+            self._iterate(root, state.clone(log=False))
+        self.last_iterations = budget
+        return root
+
+
+__all__ = ["SEER", "SeerBot"]
