@@ -1,7 +1,7 @@
 """`master-seer`: master's search on the true state — it sees every hidden card. Lab only.
 
 A bound, not a player: how much of master's shortfall comes from not knowing the hidden cards
-(its rivals' hands, the deck's order of what is left is still drawn by chance). Master draws
+(its rivals' hands; what the deck deals next is still drawn by chance). Master draws
 each iteration's world from its player's view (`State.resample`); the seer searches a copy of
 the game itself, with master's budget, tree, value and rules of thumb otherwise unchanged. If the
 seer wins little more than master, the hidden information is not what master lacks.
