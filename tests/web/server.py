@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import signal
@@ -18,7 +19,7 @@ from websockets.sync.client import ClientConnection, connect
 
 _SPAN = 1600  # ports for each pytest-xdist worker, below the kernel's ephemeral range
 _FIRST = 16000
-_next_port = [0]
+_taken = itertools.count()  # ports handed out by this process
 
 
 def free_port() -> int:
@@ -30,8 +31,7 @@ def free_port() -> int:
     worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")
     base = _FIRST + (int(worker) % 10 if worker.isdigit() else 0) * _SPAN
     for _ in range(_SPAN):
-        port = base + _next_port[0] % _SPAN
-        _next_port[0] += 1
+        port = base + next(_taken) % _SPAN
         with socket.socket() as s:
             try:
                 s.bind(("127.0.0.1", port))

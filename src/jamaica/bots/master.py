@@ -158,9 +158,14 @@ class MasterBot(ISMCTSBot):
             root = Node(player)
         budget = self.iterations if iterations is None else iterations
         for _ in range(budget):
-            self._iterate(root, state.resample(player, self.rng))
+            self._iterate(root, self.world(state, player))
         self.last_iterations = budget
         return root
+
+    def world(self, state: State, player: int) -> State:
+        """The world one iteration searches: drawn from `player`'s view (never the hidden cards
+        themselves)."""
+        return state.resample(player, self.rng)
 
     def _iterate(self, root: Node, world: State) -> None:
         rng = self.rng

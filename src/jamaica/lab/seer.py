@@ -12,8 +12,7 @@ it; `jamaica lab strength --rows master-seer` plays it (see docs/lab.md).
 
 from __future__ import annotations
 
-from ..bots.ismcts import Node
-from ..bots.master import MasterBot, SimNode
+from ..bots.master import MasterBot
 from ..rules import State
 
 SEER = "master-seer"
@@ -24,14 +23,8 @@ class SeerBot(MasterBot):
 
     name = SEER
 
-    def search(self, state: State, player: int, iterations: int | None = None) -> Node:
-        root: Node = SimNode(player) if self.simultaneous and state.decision_kind() == "card" \
-            else Node(player)  # fmt: skip
-        budget = self.iterations if iterations is None else iterations
-        for _ in range(budget):
-            self._iterate(root, state.clone(log=False))
-        self.last_iterations = budget
-        return root
+    def world(self, state: State, player: int) -> State:
+        return state.clone(log=False)
 
 
 __all__ = ["SEER", "SeerBot"]
