@@ -24,6 +24,17 @@ if "JAX_COMPILATION_CACHE_DIR" not in os.environ:  # (a cache of one's own is ke
     os.environ["JAX_COMPILATION_CACHE_DIR"] = _jax_cache
     atexit.register(shutil.rmtree, _jax_cache, ignore_errors=True)
 
+# --- loopback ports: a range for each pytest-xdist worker ----------------------------------------
+# Every server the suite starts (`jamaica serve`, a node, PostgreSQL, Redis, in-process or in a
+# subprocess, which inherits this) takes its port from `jamaica.web.services.free_port`, which
+# honours JAMAICA_PORTS: each worker gets 1,600 ports of its own below the kernel's ephemeral
+# range (32768 up). With `bind(0)` a server restarted on its port could find it taken by another
+# worker's server in the gap, and its client then talked to that one.
+if "JAMAICA_PORTS" not in os.environ:
+    _worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")
+    _first = 16000 + (int(_worker) % 10 if _worker.isdigit() else 0) * 1600
+    os.environ["JAMAICA_PORTS"] = f"{_first}-{_first + 1599}"
+
 settings.register_profile(
     "default",
     derandomize=True,

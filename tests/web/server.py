@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import itertools
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -17,28 +15,7 @@ from typing import Any
 
 from websockets.sync.client import ClientConnection, connect
 
-_SPAN = 1600  # ports for each pytest-xdist worker, below the kernel's ephemeral range
-_FIRST = 16000
-_taken = itertools.count()  # ports handed out by this process
-
-
-def free_port() -> int:
-    """A free loopback port, never the same twice in one test process, and from a range of
-    its own for each pytest-xdist worker, below the ephemeral ports (32768 up) that `bind(0)`
-    and outgoing connections take. So a server restarted on its port never finds it taken by
-    another worker's server — with `bind(0)` it could, and its client then talked to that
-    one ("there is no such table")."""
-    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")
-    base = _FIRST + (int(worker) % 10 if worker.isdigit() else 0) * _SPAN
-    for _ in range(_SPAN):
-        port = base + next(_taken) % _SPAN
-        with socket.socket() as s:
-            try:
-                s.bind(("127.0.0.1", port))
-            except OSError:
-                continue  # in use (by something outside the suite): the next one
-            return port
-    raise RuntimeError(f"no free port in {base}-{base + _SPAN - 1}")
+from jamaica.web.services import free_port
 
 
 class Server:

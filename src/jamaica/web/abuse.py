@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .bench import _free_port
+from .services import free_port
 
 BYSTANDER = "10.0.0.1"
 
@@ -66,7 +66,7 @@ def http(
 @contextlib.contextmanager
 def server(tmp: Path, *args: str) -> Iterator[tuple[str, Path]]:
     """A `jamaica serve` trusting 127.0.0.1 as its proxy: (base URL, its log file)."""
-    port = _free_port()
+    port = free_port()
     log = tmp / "server.log"
     db = f"sqlite:///{tmp / 'abuse.db'}"
     cmd = [sys.executable, "-m", "jamaica", "serve", "--port", str(port), "--db", db,

@@ -35,7 +35,6 @@ import json
 import multiprocessing
 import os
 import random
-import socket
 import statistics
 import subprocess
 import sys
@@ -48,6 +47,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .services import free_port
 from .thinking import describe
 
 
@@ -101,12 +101,6 @@ class _Clock:
         used = None if cpu is None or self.cpu is None else cpu - self.cpu
         return Measured(decisions, time.perf_counter() - self.t, used,
                         time.process_time() - self.mine)  # fmt: skip
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -405,7 +399,7 @@ def _bench_once(
     games: int, seed: int, spectators: int, bot: str | None = None,
     pacing: Pacing | None = None, src: Path | None = None,
 ) -> Run:  # fmt: skip
-    port = _free_port()
+    port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
         proc = _serve(port, Path(tmp) / "bench.db", games, spectators, src)
         watchers = None

@@ -23,8 +23,8 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .bench import Game, Pacing, _free_port, _loop_run, _percentiles, _post, _run
-from .services import Postgres, start_postgres
+from .bench import Game, Pacing, _loop_run, _percentiles, _post, _run
+from .services import Postgres, free_port, start_postgres
 
 STEPS = (10, 15, 20, 25, 30, 40, 50, 60, 80, 100, 130, 160, 200)
 PACED_STEPS = (200, 300, 400, 500, 600, 700, 800, 1000, 1200, 1400, 1700, 2000)
@@ -90,7 +90,7 @@ def run_once(
     url = pg.database()
     subprocess.run([sys.executable, "-m", "jamaica", "db", "upgrade", "--db", url], check=True,
                    capture_output=True)  # fmt: skip
-    ports = [_free_port() for _ in range(nodes)]
+    ports = [free_port() for _ in range(nodes)]
     procs = [_node(p, url, f"n{i}", tables, logs / f"n{i}.log") for i, p in enumerate(ports)]
     stats = {"decisions": 0, "told": 0}
     try:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import glob
+import itertools
 import os
 import shutil
 import signal
@@ -26,10 +27,34 @@ class Missing(RuntimeError):
     """A program the service needs is not installed (the message names it)."""
 
 
+_handed_out = itertools.count()  # ports this process has taken from JAMAICA_PORTS
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    """A free loopback port for a server a tool starts (a node, PostgreSQL, Redis): the kernel's
+    choice (`bind(0)`), or with `JAMAICA_PORTS=FIRST-LAST` one from that range, never the same
+    twice in one process. The test suite gives each of its workers a range of its own below the
+    kernel's ephemeral ports, so that a server restarted on its port never finds it taken by
+    another worker's server, as a `bind(0)` port can be in the gap."""
+    span = os.environ.get("JAMAICA_PORTS", "")
+    if not span:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            return int(s.getsockname()[1])
+    first, _, last = span.partition("-")
+    if not (first.isdigit() and last.isdigit() and 1024 <= int(first) <= int(last) < 65536):
+        raise ValueError(f"JAMAICA_PORTS must be FIRST-LAST, two ports from 1024 up: {span!r}")
+    low, size = int(first), int(last) - int(first) + 1
+    start = os.getpid() * 7919 % size  # a process started by another begins elsewhere
+    for _ in range(size):
+        port = low + (start + next(_handed_out)) % size
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue  # in use: the next one
+            return port
+    raise RuntimeError(f"no free port in JAMAICA_PORTS={span}")
 
 
 def _pg_bin(name: str) -> str | None:
@@ -130,7 +155,6 @@ class Postgres:
         self.proc.kill()
         self.proc.wait()
 
-
     def close(self) -> None:
         """Stop it for good and delete its folder (a cluster is some 40 MB)."""
         self.stop(fast=True)
@@ -178,7 +202,6 @@ class Redis:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()
             self.proc.wait(10)
-
 
     def close(self) -> None:
         """Stop it for good and delete its folder."""
