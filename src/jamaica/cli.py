@@ -328,8 +328,9 @@ def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
                        help=_("self-play games (default 6000)"))  # fmt: skip
     value.add_argument("--seed", type=int, default=1, help=_("the games' seed (1)"))
     value.add_argument("--bot", default="rules:knowledge=expert:slips=0.03",
-                       help=_("the bot in every seat (default: the expert's rules of thumb, "
-                              "with slips)"))  # fmt: skip
+                       help=_("the bot in every seat, or several, comma-separated, each seat's "
+                              "drawn from them (default: the expert's rules of thumb, with "
+                              "slips)"))  # fmt: skip
     value.add_argument("--out", default=None,
                        help=_("write the weights there (the shipped ones: "
                               "src/jamaica/bots/value.json)"))  # fmt: skip

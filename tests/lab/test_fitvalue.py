@@ -45,6 +45,15 @@ def test_a_game_gives_every_ships_features_at_every_round_start() -> None:
     assert play((7, "rules:knowledge=expert")) == g
 
 
+def test_with_several_bots_each_seat_draws_one_from_the_seed() -> None:
+    games = [play((seed, "rules:knowledge=expert,greedy")) for seed in range(8)]
+    seats = [bot for g in games for bot in g.bots]
+    assert len(seats) == sum(g.players for g in games)
+    assert set(seats) == {"rules:knowledge=expert", "greedy"}  # both sat, nothing else
+    assert play((3, "rules:knowledge=expert,greedy")) == games[3]
+    assert play((3, "greedy")).bots == ("greedy",) * games[3].players
+
+
 def test_the_command_writes_weights_master_can_read_and_replays_from_its_seed(
     tmp_path: Path,
 ) -> None:

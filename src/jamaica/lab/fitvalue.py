@@ -1,7 +1,7 @@
 """`jamaica lab fit-value`: fit master's value (`jamaica.bots.value`) to how games end.
 
-Self-play games (every seat the same bot spec; players, edition and Ghost Ship drawn from each
-game's seed) give, at the start of every round, the `value.FEATURES` of every ship; the game's
+Self-play games (every seat the same bot spec, or each seat's drawn from a comma-separated
+list; players, edition and Ghost Ship drawn from each game's seed) give, at the start of every round, the `value.FEATURES` of every ship; the game's
 winners are the label. A conditional logit — P(ship k wins) = softmax over the ships of w · f(k)
 — is fitted by Newton's method (the log-likelihood is concave; a little L2 keeps it well posed).
 Every fifth game is held out to report the log-loss beside two baselines: every ship alike, and
@@ -38,12 +38,13 @@ Floats = NDArray[np.float64]
 
 @dataclass(frozen=True)
 class GamePositions:
-    """One self-play game: its player count, every round start's features (per ship), and the
-    winning ships."""
+    """One self-play game: its player count, every round start's features (per ship), the
+    winning ships, and the bot in each seat."""
 
     players: int
     positions: list[list[list[float]]]
     winners: list[int]
+    bots: tuple[str, ...] = ()
 
 
 def play(job: tuple[int, str]) -> GamePositions:
@@ -54,7 +55,9 @@ def play(job: tuple[int, str]) -> GamePositions:
     ghost = None if n in (2, 6) else rng.random() < 0.4
     config = Config(players=n, edition=rng.choice(("2021", "classic")), ghost_ship=ghost)
     s = new_game(config, log=False)
-    agents = [make_bot(spec, seed * 10 + seat) for seat in range(n)]
+    specs = spec.split(",")  # several: each seat's bot drawn from them
+    seats = [rng.choice(specs) if len(specs) > 1 else spec for _ in range(n)]
+    agents = [make_bot(who, seed * 10 + seat) for seat, who in enumerate(seats)]
     positions = []
     while not s.is_terminal():
         who = s.current_player()
@@ -65,7 +68,7 @@ def play(job: tuple[int, str]) -> GamePositions:
             s.apply(s.sample_chance(rng))
         else:
             s.apply(agents[who].act(s, who))
-    return GamePositions(n, positions, s.winners())
+    return GamePositions(n, positions, s.winners(), tuple(seats))
 
 
 @dataclass
@@ -139,7 +142,8 @@ def command(
     out: Path | None = None,
 ) -> str:
     """Play, fit, report (Markdown); write the weights to `out` if given."""
-    make_bot(spec)  # a bad spec fails here, before any game
+    for one in spec.split(","):
+        make_bot(one)  # a bad spec fails here, before any game
     seeds = random.Random(seed)
     jobs = [(seeds.getrandbits(32), spec) for _ in range(games)]
     played = run_jobs(play, jobs, cluster or Cluster())
