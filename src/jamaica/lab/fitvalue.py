@@ -1,12 +1,13 @@
 """`jamaica lab fit-value`: fit master's value (`jamaica.bots.value`) to how games end.
 
-Self-play games (every seat the same bot spec, or each seat's drawn from a comma-separated
-list; players, edition and Ghost Ship drawn from each game's seed) give, at the start of every
-round, the `value.FEATURES` of every ship; the game's winners are the label. A conditional logit — P(ship k wins) = softmax over the ships of w · f(k)
-— is fitted by Newton's method (the log-likelihood is concave; a little L2 keeps it well posed).
-Every fifth game is held out to report the log-loss beside two baselines: every ship alike, and
-the hand-made estimate alone with its scale fitted. The shipped weights are then refitted on all
-the games. Same seed, same spec, same games: the same weights, on any number of workers.
+Self-play games (every seat the same bot spec, or each seat's drawn from a comma-separated list;
+players, edition and Ghost Ship drawn from each game's seed) give, at the start of every round, the
+`value.FEATURES` of every ship; the game's winners are the label. A conditional logit — P(ship k
+wins) = softmax over the ships of w · f(k) — is fitted by Newton's method (the log-likelihood is
+concave; a little L2 keeps it well posed). Every fifth game is held out to report the log-loss
+beside two baselines: every ship alike, and the hand-made estimate alone with its scale fitted. The
+shipped weights are then refitted on all the games. Same seed, same spec, same games: the same
+weights, on any number of workers.
 """
 
 from __future__ import annotations
