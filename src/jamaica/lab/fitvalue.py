@@ -45,7 +45,7 @@ class GamePositions:
     players: int
     positions: list[list[list[float]]]
     winners: list[int]
-    bots: tuple[str, ...] = ()
+    bots: tuple[str, ...]
 
 
 def play(job: tuple[int, str]) -> GamePositions:
