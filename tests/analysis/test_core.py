@@ -20,11 +20,16 @@ from jamaica.analysis.core import (
     analysed,
     budget,
     mark,
+    payment_plans,
+    payment_run,
+    points,
     questions,
     thresholds,
 )
+from jamaica.analysis.words import labels
 from jamaica.bots import GreedyBot
 from jamaica.rules import CHANCE, new_game
+from jamaica.rules.hints import payment_taken
 from jamaica.rules.driver import play_game
 
 SHORT = Config(players=2, max_rounds=3)
@@ -50,9 +55,47 @@ def test_every_question_with_a_choice_of_the_player_is_judged_and_no_other() -> 
         if s.current_player() == 0 and len(s.legal) > 1:
             expected.append((step, s.rnd, s.decision_kind(), action, sorted(s.legal)))
         s.apply(action)
+    assert all(e[2] != "pay" for e in expected)  # payments: test_a_payment_is_one_decision
     assert [(v.step, v.round, v.kind, v.chosen) for v in a.verdicts] == [e[:4] for e in expected]
     for v, e in zip(a.verdicts, expected, strict=True):
         assert sorted(act for act, _ in v.values) == e[4]  # every legal answer valued
+
+
+def test_a_payment_is_one_decision() -> None:
+    """The engine asks a payment one token at a time; the player answered one question ("which
+    holds?"), so the analysis judges the way they paid, once, against every way to pay."""
+    history = game(seed=2)
+    s = new_game(SHORT, log=False)
+    for action in history[:36]:
+        s.apply(action)
+    assert s.decision_kind() == "pay" and s.current_player() == 0
+    run = payment_run(s, history, 36)
+    assert run == (75, 75, 77)  # three answers: two tokens from one hold, one from another
+    a = analyse_game(SHORT, history, 0, iterations=40)
+    paid = [v for v in a.verdicts if v.kind == "pay"]
+    assert [v.step for v in paid] == [36]  # one verdict, at the payment's first question
+    assert not {37, 38} & {v.step for v in a.verdicts}
+    plans = payment_plans(s, run)
+    v = paid[0]
+    assert sorted(i for i, _ in v.values) == list(range(len(plans))) and len(plans) == 5
+    assert plans[v.chosen][1] == payment_taken(s, run)  # the way the player paid
+    said = labels(s, None, "en", run)
+    assert said[v.chosen] == "Pay food: 2 from hold 3 and 1 from hold 5", said
+    assert [step for step, q in questions(SHORT, history, 0) if q.decision_kind() == "pay"] == [36]
+
+
+def test_the_points_shown_and_the_mark_agree() -> None:
+    """A loss is shown in whole points (half up), and its mark is read from those very points:
+    "−10 pts" is never an inaccuracy heads-up, "−5 pts" never unmarked."""
+    assert points(0.0449) == 4 and points(0.045) == 5 and points(0.0949) == 9
+    assert points(0.095) == 10 and points(0.0) == 0
+    assert [mark(x) for x in (0.0449, 0.045, 0.0949, 0.095, 0.1949, 0.195)] == [
+        "", "inaccuracy", "inaccuracy", "mistake", "mistake", "blunder"]  # fmt: skip
+    for n in range(2, 7):
+        for k in range(0, 1001):
+            loss = k / 10_000
+            shown = points(loss)
+            assert mark(loss, n) == mark(shown / 100, n)  # the mark follows the shown points
 
 
 def test_values_best_first_loss_and_mark_agree() -> None:
@@ -67,8 +110,8 @@ def test_values_best_first_loss_and_mark_agree() -> None:
 
 def test_the_marks_are_the_thresholds() -> None:
     assert [name for name, _ in THRESHOLDS] == ["inaccuracy", "mistake", "blunder"]
-    assert mark(0.0) == "" and mark(0.049) == ""
-    assert mark(0.05) == "inaccuracy" and mark(0.099) == "inaccuracy"
+    assert mark(0.0) == "" and mark(0.044) == ""
+    assert mark(0.05) == "inaccuracy" and mark(0.094) == "inaccuracy"
     assert mark(0.10) == "mistake" and mark(0.2) == "blunder" and mark(0.9) == "blunder"
     # with more players a win chance is smaller: the thresholds scale by 2/n
     assert thresholds(6) == (("inaccuracy", 0.0167), ("mistake", 0.0333), ("blunder", 0.0667))

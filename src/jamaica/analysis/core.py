@@ -21,12 +21,15 @@ Pure: no I/O, no clock; the same game, player and seed give the same analysis.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
 from ..bots.master import MasterBot
 from ..rules import Config, State, new_game
+from ..rules.hints import payment_answers, payment_taken
+from ..rules.ops import K_PAY
 
 # Value lost, heads-up (a fair share of 0.5); with n players the thresholds scale by 2/n, the
 # fair share 1/n over 1/2: five points of a 50% chance weigh as much as 1.7 of a 17% one.
@@ -41,6 +44,8 @@ GAME_BUDGET: Final = 40_000  # iterations for the whole game, at most
 MIN_ITERATIONS: Final = 64  # per question, however long the game…
 MAX_QUESTIONS: Final = GAME_BUDGET // MIN_ITERATIONS  # …so only the first 625 are judged
 SEED_STRIDE: Final = 1_000_003  # one seed per question: seed * SEED_STRIDE + its rank
+PLANS: Final = 24  # ways to pay listed per payment (and the player's own, if not among them)
+Taken = tuple[tuple[int, int], ...]  # what a payment takes from each hold: (hold, tokens)
 
 
 @dataclass(frozen=True)
@@ -112,11 +117,18 @@ def thresholds(players: int = 2) -> tuple[tuple[str, float], ...]:
     return tuple((name, round(x * 2 / players, 4)) for name, x in THRESHOLDS)
 
 
+def points(loss: float) -> int:
+    """A loss of win chance in whole percentage points, as every screen shows it (half up)."""
+    return math.floor(round(loss * 100, 6) + 0.5)
+
+
 def mark(loss: float, players: int = 2) -> str:
-    """The mark of a loss in a game of `players`: the highest threshold it reaches."""
+    """The mark of a loss in a game of `players`: the highest threshold its points, as shown
+    (`points`), reach — so that "5 pts" is always an inaccuracy heads-up, "4 pts" never."""
     found = ""
+    shown = points(loss)
     for name, threshold in thresholds(players):
-        if loss >= threshold:
+        if shown >= round(threshold * 100, 6):
             found = name
     return found
 
@@ -129,14 +141,53 @@ def analysed(state: State, player: int) -> bool:
 
 
 def questions(config: Config, history: Sequence[int], player: int) -> list[tuple[int, State]]:
-    """The player's judged questions of a game: (step, a copy of the game at that step)."""
+    """The player's judged questions of a game: (step, a copy of the game at that step). A
+    payment the engine asks one token at a time is one question, at its first token."""
     s = new_game(config, log=False)
     found = []
+    until = -1  # the last step of the payment being answered
     for step, action in enumerate(history):
-        if analysed(s, player):
+        if step > until and analysed(s, player):
             found.append((step, s.clone()))
+            if s.decision_kind() == "pay":
+                until = step + len(payment_run(s, history, step)) - 1
         s.apply(action)
     return found
+
+
+def payment_run(state: State, history: Sequence[int], step: int) -> tuple[int, ...]:
+    """The answers (`pay H`, from `history[step]` on) that make the payment pending in `state`:
+    the engine asks one token at a time while more than one way is left, and a new payment
+    begins with an event (a move, a landing) — the way `tui.choices` groups them."""
+    s = state.clone(log=True)
+    assert s.q is not None and s.q[0] == K_PAY, "payment_run needs a pending payment"
+    first = s.q
+    out = []
+    for action in history[step:]:
+        seen = len(s.events or ())
+        s.apply(action)
+        out.append(int(action))
+        q = s.q
+        if len(s.events or ()) != seen or q is None or q[:2] != first[:2] or (
+                q[2][:2] != first[2][:2]):  # fmt: skip
+            break
+    return tuple(out)
+
+
+def payment_plans(state: State, run: Sequence[int] = ()) -> list[tuple[tuple[int, ...], Taken]]:
+    """The ways to make the payment pending in `state`, as the rules list them (`pay_plans`,
+    from `payment_answers`: each its answers and what it takes from each hold), and the way `run`
+    took if that list, bounded, has it not."""
+    plans: list[tuple[tuple[int, ...], Taken]] = []
+    for answers in payment_answers(state, PLANS):  # one per way, as `pay_plans` words them
+        taken = payment_taken(state, answers)
+        if all(t != taken for _, t in plans):
+            plans.append((tuple(int(a) for a in answers), taken))
+    if run:
+        taken = payment_taken(state, run)
+        if all(t != taken for _, t in plans):
+            plans.append((tuple(run), taken))
+    return plans
 
 
 def budget(count: int, iterations: int = DEFAULT_ITERATIONS) -> int:
@@ -150,7 +201,26 @@ def judge(state: State, player: int, chosen: int, step: int, iterations: int, se
     """The verdict on `player`'s answer `chosen` to the pending question of `state`, from the
     player's view only (master searches worlds drawn from it)."""
     found = MasterBot(seed).option_values(state, player, iterations)
-    values = sorted(((int(a), round(v, 4)) for a, v in found.items()), key=lambda x: (-x[1], x[0]))
+    return _verdict(state, step, {int(a): v for a, v in found.items()}, chosen)
+
+
+def judge_payment(
+    state: State, player: int, run: Sequence[int], step: int, iterations: int, seed: int
+) -> Verdict | None:
+    """The verdict on the way `player` made the payment pending in `state` (its answers: `run`):
+    master values each way to pay (`payment_plans`; the verdict's answers are their indexes),
+    from the player's view only. None if only one way was left."""
+    plans = payment_plans(state, run)
+    if len(plans) < 2:
+        return None
+    taken = payment_taken(state, run)
+    chosen = next(i for i, (_, t) in enumerate(plans) if t == taken)
+    found = MasterBot(seed).plan_values(state, player, [p for p, _ in plans], iterations)
+    return _verdict(state, step, dict(enumerate(found)), chosen)
+
+
+def _verdict(state: State, step: int, found: dict[int, float], chosen: int) -> Verdict:
+    values = sorted(((a, round(v, 4)) for a, v in found.items()), key=lambda x: (-x[1], x[0]))
     best = values[0][1]
     mine = dict(values).get(chosen, best)
     loss = round(max(0.0, best - mine), 4)
@@ -176,14 +246,24 @@ def analyse_game(
         raise ValueError(f"player must be a seat from 0 to {config.players - 1}, not {player}")
     if iterations < 1:
         raise ValueError(f"iterations must be at least 1, not {iterations}")
-    every = enumerate(questions(config, history, player))  # a question's seed: its rank in all
-    found = [(rank, step, s) for rank, (step, s) in every if step not in skip][:MAX_QUESTIONS]
+    every = []  # (its rank in all: the question's seed, step, state, a payment's answers)
+    for rank, (step, s) in enumerate(questions(config, history, player)):
+        run = payment_run(s, history, step) if s.decision_kind() == "pay" else (history[step],)
+        if all(step + i not in skip for i in range(len(run))):
+            every.append((rank, step, s, run))
+    found = every[:MAX_QUESTIONS]
     each = budget(len(found), iterations)
     verdicts = []
     if progress is not None:
         progress(0, len(found))
-    for done, (rank, step, state) in enumerate(found):
-        verdicts.append(judge(state, player, history[step], step, each, seed * SEED_STRIDE + rank))
+    for done, (rank, step, state, run) in enumerate(found):
+        seeded = seed * SEED_STRIDE + rank
+        if state.decision_kind() == "pay":
+            verdict = judge_payment(state, player, run, step, each, seeded)
+        else:
+            verdict = judge(state, player, history[step], step, each, seeded)
+        if verdict is not None:
+            verdicts.append(verdict)
         if progress is not None:
             progress(done + 1, len(found))
     return GameAnalysis(player, tuple(verdicts), each, seed)
@@ -191,4 +271,5 @@ def analyse_game(
 
 __all__ = ["DEFAULT_ITERATIONS", "GAME_BUDGET", "KINDS", "MARKS", "MAX_QUESTIONS",
            "MIN_ITERATIONS", "SYMBOLS", "THRESHOLDS", "GameAnalysis", "Verdict", "analyse_game",
-           "analysed", "budget", "judge", "mark", "questions", "thresholds"]  # fmt: skip
+           "analysed", "budget", "judge", "judge_payment", "mark", "payment_plans", "payment_run",
+           "points", "questions", "thresholds"]  # fmt: skip

@@ -12,8 +12,9 @@ from typing import Any
 
 from ..i18n import Words, translations
 from ..rules import Config, State, new_game
+from ..rules.hints import payment_label
 from ..rules.phrases import N_
-from .core import SYMBOLS, GameAnalysis, Verdict
+from .core import SYMBOLS, GameAnalysis, Verdict, payment_plans, payment_run, points
 
 # The kinds of question, as a reader names them (the catalog translates them).
 KIND_WORDS = {
@@ -33,8 +34,16 @@ MARK_WORDS = {"": N_("good"), "inaccuracy": N_("inaccuracy"), "mistake": N_("mis
               "blunder": N_("blunder")}  # fmt: skip
 
 
-def labels(state: State, names: Sequence[str] | None, lang: str) -> dict[int, str]:
-    """The player's answers to the pending question, each action id to its label."""
+def labels(
+    state: State, names: Sequence[str] | None, lang: str, run: Sequence[int] = ()
+) -> dict[int, str]:
+    """The player's answers to the pending question, each action id to its label; for a payment,
+    each way to pay (`core.payment_plans`, with `run`: the answers the player gave) by its index,
+    in the rules' words ("Pay doubloons: 2 from hold 1")."""
+    if state.decision_kind() == "pay":
+        t = translations(lang)
+        return {i: payment_label(state, taken, t)
+                for i, (_, taken) in enumerate(payment_plans(state, run))}  # fmt: skip
     d = state.pending(names, translations(lang))
     return {int(a): label for a, label in zip(d.actions, d.options, strict=True)}
 
@@ -53,7 +62,7 @@ def say_verdict(v: Verdict, words: dict[int, str], _: Words) -> str:
     a_mark = _(A_MARK[v.mark])
     return _.n("Round {round}, {kind}: {yours} is {a_mark}: master prefers {best}, {n} point of "
                "win chance better.", "Round {round}, {kind}: {yours} is {a_mark}: master prefers "
-               "{best}, {n} points of win chance better.", round(v.loss * 100), round=v.round,
+               "{best}, {n} points of win chance better.", points(v.loss), round=v.round,
                kind=kind, yours=yours, best=best, a_mark=a_mark)  # fmt: skip
 
 
@@ -84,7 +93,7 @@ def say_lost_most(a: GameAnalysis, worst_words: dict[int, str] | None, _: Words)
     return _.n(
         "You lost most at round {round} ({kind}): {yours} instead of {best}, {n} point of win "
         "chance.", "You lost most at round {round} ({kind}): {yours} instead of {best}, {n} "
-        "points of win chance.", round(w.loss * 100), round=w.round,
+        "points of win chance.", points(w.loss), round=w.round,
         kind=kind, yours=worst_words.get(w.chosen, str(w.chosen)),
         best=worst_words.get(w.best, str(w.best)),
     )  # fmt: skip
@@ -104,7 +113,8 @@ def render(
     s = new_game(config, log=False)
     for step, action in enumerate(history[: max(at, default=-1) + 1]):
         if step in at:
-            said[step] = labels(s, names, lang)
+            run = payment_run(s, history, step) if s.decision_kind() == "pay" else ()
+            said[step] = labels(s, names, lang, run)
         s.apply(action)
     out = []
     for v in a.verdicts:
@@ -113,7 +123,7 @@ def render(
             "step": v.step, "round": v.round, "kind": v.kind,
             "kind_words": _(KIND_WORDS.get(v.kind, v.kind)), "mark": v.mark,
             "mark_words": _(MARK_WORDS[v.mark]), "symbol": SYMBOLS[v.mark], "loss": v.loss,
-            "chosen": v.chosen, "best": v.best,
+            "points": points(v.loss), "chosen": v.chosen, "best": v.best,
             "options": [{"action": act, "label": words.get(act, str(act)), "value": value}
                         for act, value in v.values],
             "text": say_verdict(v, words, _),

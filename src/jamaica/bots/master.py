@@ -31,6 +31,7 @@ player's view only.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 from ..rules import CHANCE, Action, State
@@ -141,6 +142,22 @@ class MasterBot(ISMCTSBot):
         values = self._root_values(root, player)
         return {a: values[a][1] for a in legal if a in values}
 
+    def plan_values(
+        self, state: State, player: int, plans: Sequence[Sequence[int]], iterations: int
+    ) -> list[float]:
+        """Master's value, in [0, 1], of each way to answer a run of `player`'s questions (each
+        plan: its answers, in order, as a payment's one-token answers), every plan tried as often
+        — `iterations` in all. From `player`'s view only: each world is drawn from it, then the
+        plan is played on it and the search goes on from there."""
+        self._root_legal = None
+        roots = [Node(player) for _ in plans]
+        for i in range(max(iterations, len(plans))):
+            world = self.world(state, player)
+            for a in plans[i % len(plans)]:
+                world.apply(a)
+            self._iterate(roots[i % len(plans)], world)
+        return [root.reward / root.visits for root in roots]
+
     @staticmethod
     def _root_values(root: Node, player: int) -> dict[Action, tuple[int, float]]:
         """Per root answer: (visits, mean reward)."""
@@ -242,6 +259,7 @@ class MasterBot(ISMCTSBot):
             st.visits += 1
             st.reward += r[chooser]
         root.visits += 1
+        root.reward += r[root.mover]  # the root's own value, to its player (`plan_values`)
 
     def _choose(self, sim: SimNode, who: int, legal: list[Action], at_root: bool) -> Action:
         """A chooser's answer at a simultaneous node, from its own statistics only (UCB1 with

@@ -27,6 +27,7 @@ empty and None when the destination does not depend on the morning).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from .actions import MOVE, PAY, Action
@@ -355,35 +356,47 @@ def pay_plans(s: State, limit: int = 24, t: Translations = ENGLISH) -> list[dict
     assert s.q is not None
     if s.q[0] != K_PAY:
         return []
-    who, (_, resource, owed) = s.q[1], s.q[2]
-    base = who * SLOTS
-    holds = [
-        h for h in range(SLOTS) if s.hold_types[base + h] == resource and s.hold_counts[base + h]
-    ]
     out, labels = [], set()
     for answers in payment_answers(s, limit):
-        left = {h: s.hold_counts[base + h] for h in holds}
-        for a in answers:
-            left[a - PAY] -= 1
-        rest = owed - len(answers)
-        while rest > 0:  # what the engine then takes itself: one way left, from the first hold
-            h = next(h for h in holds if left[h] > 0)
-            left[h] -= 1
-            rest -= 1
-        taken = [
-            (h, s.hold_counts[base + h] - left[h])
-            for h in holds
-            if s.hold_counts[base + h] > left[h]
-        ]
-        words = t.gettext(N_(" and ")).join(
-            t.gettext(N_("{n} from {hold}")).format(n=n, hold=hold(h, t)) for h, n in taken
-        )
-        label = t.gettext(PAY_WORDS[resource]).format(takes=words)
+        taken = payment_taken(s, answers)
+        label = payment_label(s, taken, t)
         if label not in labels:
             labels.add(label)
             out.append({"label": label, "actions": [str(a) for a in answers],
                         "taken": [[h, n] for h, n in taken]})  # fmt: skip
     return out
+
+
+def payment_taken(s: State, answers: Sequence[int]) -> tuple[tuple[int, int], ...]:
+    """What the pending payment takes from each hold, (hold, tokens), when the player gives
+    `answers` (`pay H` each) and the engine takes the rest itself once only one way is left."""
+    assert s.q is not None and s.q[0] == K_PAY, "payment_taken needs a pending payment"
+    who, (_, resource, owed) = s.q[1], s.q[2]
+    base = who * SLOTS
+    holds = [
+        h for h in range(SLOTS) if s.hold_types[base + h] == resource and s.hold_counts[base + h]
+    ]
+    left = {h: s.hold_counts[base + h] for h in holds}
+    for a in answers:
+        left[a - PAY] -= 1
+    rest = owed - len(answers)
+    while rest > 0:  # what the engine then takes itself: one way left, from the first hold
+        h = next(h for h in holds if left[h] > 0)
+        left[h] -= 1
+        rest -= 1
+    return tuple(
+        (h, s.hold_counts[base + h] - left[h]) for h in holds if s.hold_counts[base + h] > left[h]
+    )
+
+
+def payment_label(s: State, taken: Sequence[tuple[int, int]], t: Translations = ENGLISH) -> str:
+    """A way to pay the pending payment in words: "Pay doubloons: 2 from hold 1 and 1 from
+    hold 3" (`taken`: `payment_taken`'s)."""
+    assert s.q is not None and s.q[0] == K_PAY, "payment_label needs a pending payment"
+    words = t.gettext(N_(" and ")).join(
+        t.gettext(N_("{n} from {hold}")).format(n=n, hold=hold(h, t)) for h, n in taken
+    )
+    return t.gettext(PAY_WORDS[s.q[2][1]]).format(takes=words)
 
 
 def payment_answers(s: State, limit: int = 24) -> list[list[Action]]:

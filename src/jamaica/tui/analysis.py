@@ -26,6 +26,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ..analysis.core import payment_run
+from ..analysis.core import points as shown_points
 from ..analysis.words import KIND_WORDS, labels, say_summary
 from ..i18n import Words
 from ..rules import State
@@ -54,12 +56,12 @@ def percent(x: float, _: Words = ENGLISH) -> str:
 
 def points(loss: float, _: Words = ENGLISH) -> str:
     """A loss in win chance, in percentage points ("24 pts")."""
-    return _.n("{n} pt", "{n} pts", round(100 * loss))
+    return _.n("{n} pt", "{n} pts", shown_points(loss))
 
 
 def lost(verdict: Verdict) -> bool:
     """Whether the answer taken lost a visible point (a whole percentage point) to master's."""
-    return round(100 * verdict.loss) > 0
+    return shown_points(verdict.loss) > 0
 
 
 def mark_text(verdict: Verdict, _: Words = ENGLISH, word: bool = False) -> Text:
@@ -70,9 +72,12 @@ def mark_text(verdict: Verdict, _: Words = ENGLISH, word: bool = False) -> Text:
     return Text(label, MARK_STYLES[verdict.mark])
 
 
-def option_labels(state: State, names: Sequence[str], _: Words = ENGLISH) -> dict[int, str]:
-    """Each legal answer of `state`'s question, in the reader's words."""
-    return labels(state, names, _.lang)
+def option_labels(state: State, names: Sequence[str], _: Words = ENGLISH,
+                  history: Sequence[int] = (), step: int = 0) -> dict[int, str]:  # fmt: skip
+    """Each legal answer of `state`'s question (at `step` of the game `history`), in the reader's
+    words; for a payment, each way to pay, the player's own among them."""
+    run = payment_run(state, history, step) if history and state.decision_kind() == "pay" else ()
+    return labels(state, names, _.lang, run)
 
 
 def counts_text(analysis: GameAnalysis, _: Words = ENGLISH) -> Text:

@@ -163,7 +163,7 @@ def analyse(request: Request, progress: Progress, cancelled: Callable[[], bool],
 
 
 # --- kept beside the save file -------------------------------------------------------------------
-KEPT_FORMAT = 1
+KEPT_FORMAT = 2  # 2: a payment is one verdict (its ways to pay, by index)
 MAX_KEPT_BYTES = 4_000_000
 MAX_KEPT = 16  # analyses in one file (seats × budgets); the oldest go first
 
@@ -203,7 +203,9 @@ def _checked(d: Any, request: Request) -> GameAnalysis | None:
     if analysis.player != request.player:
         return None
     for v in analysis.verdicts:
-        if not (0 <= v.step < len(history) and history[v.step] == v.chosen and v.values
+        # (a payment's answer is the index of its way to pay)
+        if not (0 <= v.step < len(history) and (v.kind == "pay" or history[v.step] == v.chosen)
+                and v.chosen in dict(v.values)
                 and v.mark in MARKS and math.isfinite(v.loss) and 0 <= v.loss <= 1
                 and all(math.isfinite(x) and 0 <= x <= 1 for _a, x in v.values)):  # fmt: skip
             return None

@@ -308,7 +308,9 @@ class ReplayScreen(Screen[None]):
         if analysis.player != self.seat:
             return
         self.analysis = analysis
-        self.labels = {v.step: option_labels(self.states[v.step], self.names, self.words)
+        history = self.session.state.history
+        self.labels = {v.step: option_labels(self.states[v.step], self.names, self.words,
+                                             history, v.step)
                        for v in analysis.verdicts}  # fmt: skip
         self.show()
 

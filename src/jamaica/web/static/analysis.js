@@ -43,7 +43,9 @@ function showBoard(panel) {
 }
 
 const percent = (v) => t("{value}%", { value: fmt(Math.round(v * 100)) });
-const points = (loss) => t("−{value} pts", { value: fmt(Math.round(loss * 100)) });
+// A loss in whole points of win chance, as the server rounded it (the marks follow those very
+// points: "−10 pts" is never an inaccuracy heads-up).
+const points = (pts) => n("−{n} pt", "−{n} pts", pts);
 
 export class Analysis {
   /** `box`: the panel's body; `jump(step)`: show that step of the replay; `changed()`: the
@@ -170,7 +172,7 @@ export class Analysis {
       b.append(el("span", { class: "v-round" }, t("R{round}", { round: v.round })),
         el("span", { class: "v-symbol", "aria-hidden": "true" }, v.symbol || "·"),
         el("span", { class: "v-what" }, t("{kind}: {answer}", { kind: v.kind_words, answer: chosen ? chosen.label : "" })),
-        el("span", { class: "v-loss" }, v.loss > 0 ? points(v.loss) : ""));
+        el("span", { class: "v-loss" }, v.points > 0 ? points(v.points) : ""));
       if (v.mark) b.append(el("span", { class: "sr-only" }, ` (${v.mark_words})`)); // the symbol, said
       b.title = v.mark ? t("master: {best}", { best: best.label }) : v.text;
       b.addEventListener("click", () => this.choose(v.step));
