@@ -118,6 +118,19 @@ def test_a_player_s_key_opens_the_seat_they_hold(srv: tuple[Server, list[int]]) 
     assert status == 403 and "only the player who held a seat" in err["error"]
 
 
+def test_a_wrong_token_does_not_lock_out_the_player_s_key_and_says_why(
+    srv: tuple[Server, list[int]],
+) -> None:
+    """A stale or mistyped link (#seat=1&token=…) beside the player's key: the key still proves
+    the seat; without a key, the refusal names the real reason."""
+    s, _ = srv
+    assert wait_done(s, "done", {"seat": 1, "token": "wrong" * 6}, key=KEY)["seat"] == 1
+    status, d, _ = ask(s, "done", {"seat": 1, "token": "wrong" * 6})
+    assert status == 403 and d["error"] == "that seat opens with its player's key, not a token"
+    status, d, _ = ask(s, "done", {"seat": 0, "token": "wrong" * 6}, key=KEY)  # Ben, Ann's seat
+    assert status == 403 and d["error"] == "that is not the token of this seat"
+
+
 @pytest.mark.parametrize(("body", "key"), [
     ({"seat": 0, "token": "wrong" * 6}, None),  # a wrong token
     ({"seat": 1, "token": TOKEN}, None),  # seat 0's token for seat 1

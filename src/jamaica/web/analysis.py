@@ -282,17 +282,21 @@ async def proven_seat(request: Request, table: LiveTable, players: Players) -> i
     if token is not None and not isinstance(token, str):
         raise ProtocolError("bad_request", "the token is a string")
     player = await players.by_key(request.headers.get(KEY_HEADER))
+    refused: ProtocolError | None = None
     if seat is not None and token:
         try:
             found = table.check_seat(Hello(seat, token[:64]), player)
         except ProtocolError as e:
-            raise ProtocolError("forbidden", e.message, **e.values) from None
-        if found is not None:
-            return found
+            refused = e  # a stale or mistyped link: the player's key may still prove the seat
+        else:
+            if found is not None:
+                return found
     if player is not None:
         held = table.seat_of(player)
         if held is not None and (seat is None or seat == held):
             return held
+    if refused is not None:
+        raise ProtocolError("forbidden", refused.message, **refused.values)
     raise ProtocolError(
         "forbidden", "only the player who held a seat can see its analysis: open the replay "
         "from your table's link, or with your player key")  # fmt: skip

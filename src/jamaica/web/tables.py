@@ -227,7 +227,9 @@ class LiveTable(Social):
             raise ProtocolError("bad_seat", "seats are 0 to {last}", last=len(seats) - 1)
         expected = seats[hello.seat]["token_hash"]
         if expected is None:
-            raise ProtocolError("bad_seat", "a bot plays that seat")
+            if seats[hello.seat].get("bot") is not None:
+                raise ProtocolError("bad_seat", "a bot plays that seat")
+            raise ProtocolError("bad_seat", "that seat opens with its player's key, not a token")
         given = token_hash(hello.token or "")
         if not hmac.compare_digest(given, expected):
             raise ProtocolError("bad_token", "that is not the token of this seat")
