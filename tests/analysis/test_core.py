@@ -29,8 +29,8 @@ from jamaica.analysis.core import (
 from jamaica.analysis.words import labels
 from jamaica.bots import GreedyBot
 from jamaica.rules import CHANCE, new_game
-from jamaica.rules.hints import payment_taken
 from jamaica.rules.driver import play_game
+from jamaica.rules.hints import payment_taken
 
 SHORT = Config(players=2, max_rounds=3)
 
