@@ -189,6 +189,8 @@ def test_a_burst_is_bounded_and_a_bystander_hardly_notices(tmp_path: Path) -> No
         busy = codes[-1]
         assert "try again" in busy[1]["error"] and busy[2]["retry-after"] == "30"
         assert ask(s, tables[0], {"seat": 0, "token": TOKEN})[0] == 202  # the same job, polled
+        last = ask(s, tables[3], {"seat": 0, "token": TOKEN})  # the queue's last: 3 games first
+        assert last[0] == 202 and last[1]["total"] == 0 and last[1]["ahead"] in (2, 3), last
         attacked = by.measure(20)
         assert len(attacked) == 20, by.errors
         assert ask(s, tables[0], {"seat": 0, "token": TOKEN})[0] in (200, 202)

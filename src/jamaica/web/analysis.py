@@ -59,7 +59,7 @@ if TYPE_CHECKING:
     from .tables import LiveTable
 
 log = logging.getLogger("jamaica.web")
-WAITING = 4  # games queued for the worker, the one it works on included
+WAITING = 4  # games in the worker's queue, the one it works on included (then 503)
 KEPT = 64  # analyses kept (table, seat): each a few tens of kB in two languages
 DEADLINE = 240.0  # seconds a game's analysis may take in the worker
 MAX_BODY = 1024  # bytes: a seat number and a token
@@ -140,6 +140,14 @@ class Analyses:
         with board.get_lock():
             number, done, total = board[:]  # type: ignore[index]
         return (done, total) if number == job.number else (0, 0)
+
+    def ahead(self, table_id: str, seat: int) -> int:
+        """How many games the worker does before this seat's (0 once it works on it)."""
+        job = self._jobs.get((table_id, seat))
+        if job is None or self.progress(job)[1]:
+            return 0
+        return sum(j.error is None and j.result is None and j.number < job.number
+                   for j in self._jobs.values())  # fmt: skip
 
     def started(self, table_id: str, seat: int) -> bool:
         """Whether the analysis of this seat is in memory or being worked out."""
@@ -370,8 +378,8 @@ def endpoint(tables: Tables, players: Players, analyses: Analyses) -> Any:
         if isinstance(found, tuple):
             done, total = found
             return JSONResponse({"status": "analysing", "seat": seat, "done": done,
-                                 "total": total}, status_code=202,
-                                headers={"Retry-After": str(POLL)})  # fmt: skip
+                                 "total": total, "ahead": analyses.ahead(table.id, seat)},
+                                status_code=202, headers={"Retry-After": str(POLL)})  # fmt: skip
         head = json.dumps({"status": "done", "seat": seat, "names": table.names,
                            "analysed_at": round(found.at, 3)})  # fmt: skip
         return Response(head[:-1].encode() + b',"analysis":' + found.body + b"}",

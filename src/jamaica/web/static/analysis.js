@@ -111,8 +111,15 @@ export class Analysis {
       return;
     }
     if (r.status === 202) {
-      this.progress(d.done, d.total);
+      this.progress(d.done, d.total, d.ahead || 0);
       const wait = Math.min(10, Number(r.headers.get("Retry-After")) || 2);
+      this.timer = setTimeout(() => this.ask(), wait * 1000);
+      return;
+    }
+    const later = Number(r.headers.get("Retry-After"));
+    if (r.status === 503 && later > 0) { // the queue is full (or the worker restarts): ask again
+      const wait = Math.min(60, later);
+      this.status(t("Master is busy with other players' games: it will try again in {seconds} s.", { seconds: fmt(wait) }));
       this.timer = setTimeout(() => this.ask(), wait * 1000);
       return;
     }
@@ -126,13 +133,15 @@ export class Analysis {
     this.changed();
   }
 
-  progress(done, total) {
+  progress(done, total, ahead = 0) {
     const s = this.box.querySelector("#analysis-status");
     if (!s) return;
     s.classList.remove("error");
     s.replaceChildren(el("span", {}, total
       ? t("Master is analysing your decisions: {done} of {total}", { done: fmt(done), total: fmt(total) })
-      : t("Master is analysing your decisions…")));
+      : ahead > 0
+        ? n("Master analyses {n} other game first…", "Master analyses {n} other games first…", ahead)
+        : t("Master is analysing your decisions…")));
     const bar = el("progress", { max: String(Math.max(1, total)), value: String(done), "aria-hidden": "true" });
     s.append(bar);
   }
