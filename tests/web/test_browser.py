@@ -118,9 +118,17 @@ def test_names_cannot_inject_script(server: Server, browser: Any) -> None:
     page.wait_for_timeout(300)
     assert page.evaluate("window.__xss") is None
     assert evil in page.inner_text("#ships")
+    # the invite link made a player named as the seat: the lobby greets it by that name
     page.goto(server.url + "/")
-    page.wait_for_selector("#tables b")
+    page.wait_for_selector("#me:has-text('You are')")
+    assert evil in page.inner_text("#me")
     assert page.evaluate("window.__xss") is None
+    stranger = browser.new_page()  # and a visitor with no player sees the table in the list
+    stranger.add_init_script("window.q = () => { window.__xss = 1; };")
+    stranger.goto(server.url + "/")
+    stranger.wait_for_selector("#tables b")
+    assert stranger.evaluate("window.__xss") is None
+    stranger.close()
 
 
 def test_the_page_reconnects_by_itself_after_a_server_restart(server: Server, browser: Any) -> None:

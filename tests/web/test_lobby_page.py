@@ -349,6 +349,36 @@ def test_the_creator_starts_early_with_bots_and_an_invited_player_keeps_the_seat
         page.context.close()
 
 
+def test_a_friend_without_a_player_gets_one_and_the_creator_s_link_no_longer_opens_the_seat(
+    server: Server, browser: Any
+) -> None:
+    """The creator holds every invite link. A friend who opens theirs with no player yet gets one
+    (named as their seat), and the seat is bound to it: the link alone — the creator's copy —
+    opens it for nobody, neither their hand in play nor its analysis after."""
+    anne = come_aboard(browser, server, "Anne")
+    anne.select_option("#players", "2")
+    anne.select_option("#kind1", "invite")
+    anne.fill("#name1", "Cleo")
+    anne.click("#create-button")
+    link = anne.locator(".seat-link")
+    link.wait_for(timeout=WAIT)
+    href = str(link.get_attribute("href"))
+    table = href.split("/table/", 1)[1].split("#", 1)[0]
+    token = href.split("token=", 1)[1].split("&", 1)[0]
+    cleo = context(browser).new_page()  # a browser with no player in it
+    cleo.goto(href)
+    cleo.wait_for_selector("#whoami:has-text('You are Cleo')", timeout=WAIT)
+    cleo.wait_for_url(re.compile(rf"/table/{table}$"), timeout=WAIT)  # claimed: the link is gone
+    made = cleo.evaluate("JSON.parse(localStorage.getItem('jamaica.player'))")
+    assert made["name"] == "Cleo" and made["key"]
+    status, refused = server.post(f"/api/tables/{table}/analysis", {"seat": 1, "token": token})
+    assert status == 403 and "a player holds this seat" in refused["error"], refused
+    cleo.reload()  # her key finds her seat
+    cleo.wait_for_selector("#whoami:has-text('You are Cleo')", timeout=WAIT)
+    for page in (anne, cleo):
+        page.context.close()
+
+
 # Bob answers every question to the end of the game with JAMAICA_SOAK=1; by default he answers
 # until Anne has taken her seat back, then lets his clock run too, and bots play both seats to the
 # end (some 40 more clicks of his, played whole by other tests).

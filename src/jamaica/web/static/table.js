@@ -10,7 +10,7 @@ import { PER_SPACE, Pacer, SPEEDS, baseDuration } from "/static/pacing.js";
 import { QuestionPanel } from "/static/question.js";
 import { FACES, actionWords, amount, andWords, cardTitle, clock, ghostName, noteWords, plain, promptWords, shortageWords } from "/static/words.js";
 import { currentLang, fetchIn, fmt, loadWords, n, t } from "/static/i18n.js";
-import { api, loadPlayer } from "/static/player.js";
+import { api, createPlayer, loadPlayer } from "/static/player.js";
 import { Chat } from "/static/chat.js";
 import { Rematch } from "/static/rematch.js";
 import { openSeats, seatItems } from "/static/seats.js";
@@ -27,7 +27,7 @@ let token = params.get("token");
 // Without a seat link, the player's key (player.js) finds their seat, or makes them a named
 // spectator; an invite link opened by a player binds that seat to them (claim), and the link's
 // secret leaves the address.
-const player = loadPlayer();
+let player = loadPlayer();
 let useKey = Boolean(player) && token === null;
 if (params === query && (query.has("token") || query.has("seat"))) {
   const hash = seat === null ? "" : `#seat=${seat}&token=${encodeURIComponent(token || "")}`;
@@ -415,7 +415,7 @@ function connect() {
       whoami();
       chat.connected();
       chat.canHide(mySeat !== null);
-      if (token !== null && player && mySeat !== null) claim();
+      if (token !== null && mySeat !== null) claim();
     } else if (msg.op === "moved") {  // another node keeps the table: reconnect there at once
       nodeBase = typeof msg.to === "string" ? msg.to : "";
       retry = 0;
@@ -561,10 +561,19 @@ function replaced(yes) {
 
 $("back").addEventListener("click", () => send({ op: "back" }));
 
-/** An invite link opened by a player: the seat becomes theirs (in their lobby), and the link's
- * secret leaves the address (the key finds the seat from now on). */
+/** An invite link opened: the seat becomes the player's (in their lobby), and the link's secret
+ * leaves the address (the key finds the seat from now on). A friend with no player yet gets one,
+ * named as their seat: the table's creator holds the link too, and once the seat is claimed the
+ * link alone opens it for nobody — not their hand in play, not its analysis after. If no player
+ * can be made (offline, too many new players from one address), the link keeps working. */
 async function claim() {
-  const r = await api(`/api/tables/${tableId}/claim`, { method: "POST", body: { seat, token } });
+  if (!player) {
+    const made = await createPlayer(names[mySeat]);
+    if (!made.ok) return;
+    player = loadPlayer();
+    if (!player) return; // a browser that keeps nothing: the link stays the seat's key
+  }
+  const r = await api(`/api/tables/${tableId}/claim`, { method: "POST", body: { seat, token }, player });
   if (!r.ok) return;
   token = null;
   useKey = true;
