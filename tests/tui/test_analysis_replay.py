@@ -17,6 +17,7 @@ import pytest
 from textual.geometry import Region
 
 from jamaica import Config
+from jamaica.analysis.words import KIND_WORDS
 from jamaica.bots import make_bot
 from jamaica.cli import build_parser
 from jamaica.session import GameSession, make_seats
@@ -76,9 +77,8 @@ async def test_a_analyses_the_human_and_each_decision_shows_every_option(tmp_pat
         verdict = marked[0]
         assert screen.index == verdict.step
         state = screen.states[verdict.step]
-        assert state.current_player() == 0 and int(session.state.history[verdict.step]) == (
-            verdict.chosen
-        )
+        assert state.current_player() == 0 and (verdict.kind == "pay" or int(
+            session.state.history[verdict.step]) == verdict.chosen)  # a payment: a way's index
         await pilot.pause()
         panel = screen.query_one("#analysis", Drawn).text()
         assert "★" in panel and "▸" in panel and "%" in panel and "lost" in panel, panel
@@ -308,10 +308,16 @@ async def test_f_shows_only_the_marked_decisions_and_back(tmp_path: Path) -> Non
         verdicts = screen.analysis.verdicts
         marked = [v for v in verdicts if v.mark]
         assert marked and len(marked) < len(verdicts)  # this game has both (master's tiny budget)
+        assert f"every decision shown: {len(verdicts)}" in screen_text(app)  # what is shown
         await pilot.press("f")
         await pilot.pause()
         assert listing.shown == marked
-        assert "Marked only" in screen_text(app)  # the footer says the key
+        text = screen_text(app)
+        assert "Marked only / all" in text  # the footer says the key…
+        assert f"{len(marked)} marked decision" in text and "(f: all)" in text  # …the box, which
+        kinds = {v.kind for v in marked}  # a row whose answer does not say its question names it
+        if kinds - {"card", "move", "pay"}:
+            assert any(f"{KIND_WORDS[k]}: " in text for k in kinds - {"card", "move", "pay"}), text
         await pilot.press("end", "enter")
         await until(pilot, lambda: app.screen is screen)
         assert screen.index == marked[-1].step

@@ -46,6 +46,9 @@ MARK_STYLES: Final = {"inaccuracy": "bold #ffd75f", "mistake": "bold #ffaf5f",
 COUNTS: Final = {"inaccuracy": P_("{n} inaccuracy", "{n} inaccuracies"),
                  "mistake": P_("{n} mistake", "{n} mistakes"),
                  "blunder": P_("{n} blunder", "{n} blunders")}  # fmt: skip
+# The kinds of question whose answers say what they are ("Food / Forward", "forward to space 12",
+# "Pay food: …"); a row of another kind names it first ("gunpowder in battle: 2 gunpowder").
+SELF_SAID: Final = frozenset({"card", "move", "pay"})
 SHOWN_OPTIONS: Final = 5  # options listed at a step on a small screen (the played one always)
 
 
@@ -113,6 +116,8 @@ def verdict_row(verdict: Verdict, words: Mapping[int, str], _: Words = ENGLISH,
     out = Text(_("R{round}", round=verdict.round).ljust(4) + f"{verdict.step:>4}  ", "dim")
     out.append_text(mark_text(verdict, _))
     out.pad_right(max(0, 13 - out.cell_len))
+    if verdict.kind not in SELF_SAID:  # "0 gunpowder" alone does not say which question it was
+        out.append(_(KIND_WORDS.get(verdict.kind, verdict.kind)) + ": ", "dim")
     out.append(words.get(verdict.chosen, "?"), "bold" if verdict.mark else "")
     if lost(verdict):
         out.append("\n" + " " * 13 if two_lines else "  ")
@@ -226,7 +231,7 @@ class AnalysisList(ModalScreen[int | None]):
 
     BINDINGS = [
         Binding("escape,q,a", "close", N_("Close")),
-        Binding("f", "marked", N_("Marked only")),
+        Binding("f", "marked", N_("Marked only / all")),
         Binding("s", "another", N_("Another seat")),
     ]
     DEFAULT_CSS = """
@@ -249,9 +254,19 @@ class AnalysisList(ModalScreen[int | None]):
         _ = self.words
         with Vertical() as box:
             box.border_title = _("Analysis (Enter: go to the step)")
+            box.border_subtitle = self.filter_words()
             yield Static(summary_text(self.analysis, self.name_, self.labels, _), id="summary")
             yield OptionList(*[Option(self.row(v)) for v in self.shown], id="verdicts")
         yield Footer()
+
+    def filter_words(self) -> str:
+        """What the list shows now (`f` switches): every decision, or the marked ones only."""
+        _ = self.words
+        if len(self.shown) < len(self.analysis.verdicts):
+            return _.n("{n} marked decision shown (f: all)", "{n} marked decisions shown (f: all)",
+                       len(self.shown))  # fmt: skip
+        return _.n("every decision shown: {n} (f: marked only)",
+                   "every decision shown: {n} (f: marked only)", len(self.shown))  # fmt: skip
 
     def row(self, verdict: Verdict) -> Text:
         """A decision on one line, or on two (what it lost under it) if one would wrap."""
@@ -289,6 +304,7 @@ class AnalysisList(ModalScreen[int | None]):
         self.shown = everything if len(self.shown) < len(everything) or not marked else marked
         options.clear_options()
         options.add_options([Option(self.row(v)) for v in self.shown])
+        self.query_one(Vertical).border_subtitle = self.filter_words()
         self._highlight(at)
         if not marked:
             _ = self.words

@@ -43,9 +43,9 @@ SIDE: Final = 150  # from this width on, the marked decisions are listed beside 
 REPLAY_KEYS: Final = N_("""\
 [b]Keys of the replay[/b]
   → n space   the next step          ← p        the step before
-  ↓ ]         the next round         ↑ \\[        a round back (to its start)
+  ↓ ]         the next round         ↑ \\[        a round back
   PgDn PgUp   25 steps on or back    Home End   the start, the end
-  a           master's analysis of a player's decisions (a finished game):
+  a           master's analysis of a seat's decisions (game over):
               the summary and the list of decisions (Enter: go there)
   m M         the next, the previous marked decision (?! ? ??)
   ? h F1      this help              q Esc      close the replay
