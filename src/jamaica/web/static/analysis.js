@@ -178,9 +178,11 @@ export class Analysis {
       const b = el("button", { type: "button", class: "verdict", "data-mark": v.mark, "data-step": String(v.step) });
       const chosen = v.options.find((o) => o.action === v.chosen);
       const best = v.options[0];
+      const what = el("span", { class: "v-what" });  // the question's kind, muted, then the answer
+      what.append(el("span", { class: "v-kind" }, t("{kind}: ", { kind: v.kind_words })), document.createTextNode(chosen ? chosen.label : ""));
       b.append(el("span", { class: "v-round" }, t("R{round}", { round: v.round })),
         el("span", { class: "v-symbol", "aria-hidden": "true" }, v.symbol || "·"),
-        el("span", { class: "v-what" }, t("{kind}: {answer}", { kind: v.kind_words, answer: chosen ? chosen.label : "" })),
+        what,
         el("span", { class: "v-loss" }, v.points > 0 ? points(v.points) : ""));
       if (v.mark) b.append(el("span", { class: "sr-only" }, ` (${v.mark_words})`)); // the symbol, said
       b.title = v.mark ? t("master: {best}", { best: best.label }) : v.text;
