@@ -110,20 +110,30 @@ def summary_text(analysis: GameAnalysis, name: str, labels: Mapping[int, Mapping
 
 
 def verdict_row(verdict: Verdict, words: Mapping[int, str], _: Words = ENGLISH,
-                two_lines: bool = False) -> Text:  # fmt: skip
+                two_lines: bool = False, width: int | None = None) -> Text:  # fmt: skip
     """One decision in a list: round and step, mark, the choice, and what it lost to master's
-    (on a line of its own, under the choice, when `two_lines`)."""
+    (on a line of its own, under the choice, when `two_lines`; each line cut to `width` cells
+    with an ellipsis, if given, so that none wraps under the columns)."""
     out = Text(_("R{round}", round=verdict.round).ljust(4) + f"{verdict.step:>4}  ", "dim")
     out.append_text(mark_text(verdict, _))
     out.pad_right(max(0, 13 - out.cell_len))
     if verdict.kind not in SELF_SAID:  # "0 gunpowder" alone does not say which question it was
         out.append(_(KIND_WORDS.get(verdict.kind, verdict.kind)) + ": ", "dim")
     out.append(words.get(verdict.chosen, "?"), "bold" if verdict.mark else "")
-    if lost(verdict):
-        out.append("\n" + " " * 13 if two_lines else "  ")
-        out.append(f"−{points(verdict.loss, _)}", "dim")
-        out.append(" · " + _("best: ") + words.get(verdict.values[0][0], "?"), "dim")
-    return out
+    if not lost(verdict):
+        return _cut(out, width)
+    rest = Text(f"−{points(verdict.loss, _)}", "dim")
+    rest.append(" · " + _("best: ") + words.get(verdict.values[0][0], "?"), "dim")
+    if not two_lines:
+        return _cut(out.append("  ").append_text(rest), width)
+    under = _cut(Text(" " * 13).append_text(rest), width)
+    return _cut(out, width).append("\n").append_text(under)
+
+
+def _cut(text: Text, width: int | None) -> Text:
+    if width is not None and text.cell_len > width:
+        text.truncate(width, overflow="ellipsis")
+    return text
 
 
 def verdict_panel(verdict: Verdict, words: Mapping[int, str], width: int, wide: bool,
@@ -274,7 +284,7 @@ class AnalysisList(ModalScreen[int | None]):
         row = verdict_row(verdict, self.labels.get(verdict.step, {}), self.words)
         if row.cell_len <= room:
             return row
-        return verdict_row(verdict, self.labels.get(verdict.step, {}), self.words, True)
+        return verdict_row(verdict, self.labels.get(verdict.step, {}), self.words, True, room)
 
     def on_mount(self) -> None:
         self._highlight(self.at)
