@@ -14,7 +14,14 @@ from itertools import pairwise
 import pytest
 
 from jamaica import Action, Config, State
-from jamaica.analysis.core import analyse_game, analysed, judge
+from jamaica.analysis.core import (
+    analyse_game,
+    analysed,
+    judge,
+    judge_payment,
+    payment_plans,
+    payment_run,
+)
 from jamaica.analysis.words import labels, render, say_verdict
 from jamaica.bots import GreedyBot
 from jamaica.i18n import Words
@@ -35,12 +42,16 @@ def history(config: Config, seed: int) -> tuple[int, ...]:
     return tuple(play_game(config, players, seed=seed).actions)
 
 
-def said(s: State, p: int, chosen: int, step: int) -> list[object]:
-    """Everything the analysis tells P of this question."""
-    v = judge(s, p, chosen, step, ITERATIONS, seed=5)
+def said(s: State, p: int, chosen: int, step: int, run: tuple[int, ...] = ()) -> list[object]:
+    """Everything the analysis tells P of this question (a payment: of the way P paid, `run`)."""
+    if run:
+        v = judge_payment(s, p, run, step, ITERATIONS, seed=5)
+        assert v is not None
+    else:
+        v = judge(s, p, chosen, step, ITERATIONS, seed=5)
     out: list[object] = [v]
     for lang in ("en", "fr"):
-        words = labels(s, None, lang)
+        words = labels(s, None, lang, run)
         out += [words, say_verdict(v, words, Words(lang))]
     return out
 
@@ -50,12 +61,20 @@ def test_a_question_judged_in_two_worlds_p_cannot_tell_apart(config: Config) -> 
     rng = random.Random(config.players)
     s = new_game(config)
     compared = changed = 0
-    for step, action in enumerate(history(config, 1)):
+    actions = history(config, 1)
+    until = -1  # a payment's later answers: judged with its first
+    for step, action in enumerate(actions):
         p = s.current_player()
-        if p >= 0 and analysed(s, p) and step % 3 == 0:
+        paying = step > until and p >= 0 and analysed(s, p) and s.decision_kind() == "pay"
+        run = payment_run(s, actions, step) if paying else ()
+        until = step + len(run) - 1 if run else until
+        if run and len(payment_plans(s, run)) < 2:
+            pass  # one way left to pay: no verdict
+        elif run or (step > until and p >= 0 and analysed(s, p) and step % 3 == 0):
             w = other_world(s, p, rng)
-            assert said(s, p, action, step) == said(w, p, action, step)
+            assert said(s, p, action, step, run) == said(w, p, action, step, run)
             compared += 1
+            PAYMENTS[config] = PAYMENTS.get(config, 0) + bool(run)
             if s.decision_kind() == "card":  # the converse: P's own hand re-dealt too
                 u = other_world(s, None, rng)
                 if sorted(u.legal) != sorted(s.legal):
@@ -64,6 +83,17 @@ def test_a_question_judged_in_two_worlds_p_cannot_tell_apart(config: Config) -> 
                     changed += 1
         s.apply(action)
     assert compared >= 5 and changed >= 1, (compared, changed)
+
+
+PAYMENTS: dict[Config, int] = {}  # payments judged in two worlds, per table
+
+
+def test_payments_were_judged_in_two_worlds() -> None:
+    """The payments — one verdict over every way to pay — are among the questions compared."""
+    for config in CONFIGS:
+        if config not in PAYMENTS:
+            test_a_question_judged_in_two_worlds_p_cannot_tell_apart(config)
+    assert sum(PAYMENTS.values()) >= 2, PAYMENTS
 
 
 def _draws(config: Config, actions: tuple[int, ...]) -> tuple[dict[int, list[tuple[int, str]]],
