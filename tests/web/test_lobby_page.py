@@ -75,6 +75,24 @@ def sit(page: Any, table: str, open_seats: int = 1) -> None:
     page.wait_for_url(re.compile(rf"/table/{table}$"), timeout=WAIT)
 
 
+def invite(page: Any, name: str, more: list[str] | None = None) -> tuple[str, str]:
+    """Create a table of "me", an invite for `name` and `more` seats (open, bot…): the invite's
+    link (its secret in the fragment) and the table's id."""
+    kinds = ["me", "invite", *(more or [])]
+    page.select_option("#players", str(len(kinds)))
+    page.select_option("#kind1", "invite")
+    page.fill("#name1", name)
+    for i, kind in enumerate(kinds[2:], start=2):
+        page.select_option(f"#kind{i}", kind)
+    page.click("#create-button")
+    link = page.locator(".seat-link")
+    link.wait_for(timeout=WAIT)
+    assert link.count() == 1
+    href = str(link.get_attribute("href"))
+    assert "token=" in href
+    return href, href.split("/table/", 1)[1].split("#", 1)[0]
+
+
 def waiting_text(page: Any) -> str:
     return str(page.inner_text("#banner-main"))
 
@@ -314,17 +332,7 @@ def test_the_creator_starts_early_with_bots_and_an_invited_player_keeps_the_seat
 ) -> None:
     anne = come_aboard(browser, server, "Anne")
     bob = come_aboard(browser, server, "Bob")
-    anne.select_option("#players", "3")
-    anne.select_option("#kind1", "invite")
-    anne.fill("#name1", "Bob")
-    anne.select_option("#kind2", "open")
-    anne.click("#create-button")
-    link = anne.locator(".seat-link")
-    link.wait_for(timeout=WAIT)
-    assert link.count() == 1
-    href = str(link.get_attribute("href"))
-    assert "token=" in href
-    table = href.split("/table/", 1)[1].split("#", 1)[0]
+    href, table = invite(anne, "Bob", ["open"])
     # Bob opens his private link: the seat becomes his (in his lobby), the secret leaves the address
     bob.goto(href)
     bob.wait_for_selector("#whoami:has-text('You are Bob')", timeout=WAIT)
@@ -356,14 +364,7 @@ def test_a_friend_without_a_player_gets_one_and_the_creator_s_link_no_longer_ope
     (named as their seat), and the seat is bound to it: the link alone — the creator's copy —
     opens it for nobody, neither their hand in play nor its analysis after."""
     anne = come_aboard(browser, server, "Anne")
-    anne.select_option("#players", "2")
-    anne.select_option("#kind1", "invite")
-    anne.fill("#name1", "Cleo")
-    anne.click("#create-button")
-    link = anne.locator(".seat-link")
-    link.wait_for(timeout=WAIT)
-    href = str(link.get_attribute("href"))
-    table = href.split("/table/", 1)[1].split("#", 1)[0]
+    href, table = invite(anne, "Cleo")
     token = href.split("token=", 1)[1].split("&", 1)[0]
     cleo = context(browser).new_page()  # a browser with no player in it
     cleo.goto(href)
