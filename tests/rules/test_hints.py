@@ -8,11 +8,12 @@ from typing import Any
 
 import pytest
 
-from jamaica import Config, new_game
+from jamaica import Action, Config, new_game
 from jamaica.rules.actions import MOVE
-from jamaica.rules.data import SEA, SPACE_COST, SPACE_TYPE
+from jamaica.rules.data import SEA, SLOTS, SPACE_COST, SPACE_TYPE
 from jamaica.rules.events import E_BATTLE, E_FALLBACK, E_MOVE, E_SHORTAGE
 from jamaica.rules.hints import card_preview, move_hints, pay_plans
+from jamaica.rules.holds import pay_answer
 from jamaica.rules.ops import K_ATTACK, K_MOVE, K_PAY, K_PLAY, M_FALLBACK_2021, M_GHOST
 from jamaica.rules.state import State
 
@@ -50,8 +51,27 @@ def test_every_pay_plan_finishes_exactly_its_payment(players: int) -> None:
             t = s.clone()
             assert 1 <= len(plan["actions"]) <= owed
             for a in plan["actions"]:
+                assert t.q is not None and t.q[0] == K_PAY and t.q[2][:2] == s.q[2][:2], (
+                    "the plan's answers outlast its payment", plan)  # fmt: skip
                 assert a in [str(x) for x in t.legal]
                 t.apply(a)
+            # the payment is over — not asked again, even after the engine took tokens itself
+            # (holds alike: one way left) between two answers
+            assert not (t.q is not None and t.q[0] == K_PAY and t.q[2][:2] == s.q[2][:2]
+                        and t.stack == s.stack), ("the plan leaves the payment unfinished", plan)
+            # and what it takes from each hold is the engine's: its answers paid by the engine
+            # alone (`holds.pay_answer`: nothing after the payment runs), hold by hold
+            u = s.clone()
+            for a in plan["actions"]:
+                assert u.q is not None
+                ctx, u.q = u.q[2], None
+                pay_answer(u, ctx, int(Action.parse(a)))
+            assert u.q is None, plan
+            base, kind = s.q[1] * SLOTS, s.q[2][1]
+            engine = [[h, s.hold_counts[base + h] - (u.hold_counts[base + h]
+                                                      if u.hold_types[base + h] == kind else 0)]
+                      for h in range(SLOTS) if s.hold_types[base + h] == kind]  # fmt: skip
+            assert plan["taken"] == [x for x in engine if x[1]], plan
             label = plan["label"]
             assert label.startswith("Pay ")
             parts = label.split(": ", 1)[1].split(" and ")

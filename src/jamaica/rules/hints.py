@@ -45,6 +45,7 @@ from .data import (
     PORT_ROYAL,
     RESOURCE_NAMES,
     SEA,
+    SIXTH,
     SLOTS,
     SPACE_COST,
     SPACE_TYPE,
@@ -369,24 +370,29 @@ def pay_plans(s: State, limit: int = 24, t: Translations = ENGLISH) -> list[dict
 
 def payment_taken(s: State, answers: Sequence[int]) -> tuple[tuple[int, int], ...]:
     """What the pending payment takes from each hold, (hold, tokens), when the player gives
-    `answers` (`pay H` each) and the engine takes the rest itself once only one way is left."""
+    `answers` (`pay H` each): the engine's paying restated on the holds' counts (`_settle`),
+    with the tokens it takes itself whenever one way is left — between two answers too.
+    tests/rules/test_hints.py checks it against the engine."""
     assert s.q is not None and s.q[0] == K_PAY, "payment_taken needs a pending payment"
     who, (_, resource, owed) = s.q[1], s.q[2]
-    base = who * SLOTS
-    holds = [
-        h for h in range(SLOTS) if s.hold_types[base + h] == resource and s.hold_counts[base + h]
-    ]
-    left = {h: s.hold_counts[base + h] for h in holds}
+    before = held = _payment_holds(s, who, resource)
     for a in answers:
-        left[a - PAY] -= 1
-    rest = owed - len(answers)
-    while rest > 0:  # what the engine then takes itself: one way left, from the first hold
-        h = next(h for h in holds if left[h] > 0)
-        left[h] -= 1
-        rest -= 1
-    return tuple(
-        (h, s.hold_counts[base + h] - left[h]) for h in holds if s.hold_counts[base + h] > left[h]
-    )
+        if owed > 0:
+            held, owed = _settle(held, a - PAY, owed)
+    return tuple((h, n - held[h]) for h, n in enumerate(before) if n > held[h])
+
+
+def _pay_ways(held: Sequence[int]) -> list[int]:
+    """The holds a payment may take its next token from (`holds.pay_options` on counts): the
+    first regular hold of each count, and the 6th Hold."""
+    seen: set[int] = set()
+    out = []
+    for h, n in enumerate(held):
+        if n and (h == SIXTH or n not in seen):
+            if h != SIXTH:
+                seen.add(n)
+            out.append(h)
+    return out
 
 
 def payment_label(s: State, taken: Sequence[tuple[int, int]], t: Translations = ENGLISH) -> str:
@@ -405,10 +411,13 @@ def payment_answers(s: State, limit: int = 24) -> list[list[Action]]:
     question is not a payment.
 
     The walk tries the answers in the engine's order, depth first, and meets each *set* of
-    answers once: after the same answers in any order the holds are the same (each `pay H` takes
-    one token from hold H, and a payment that goes on has taken nothing else), so a set met
-    already leads to nothing new. The sets, their order and their answers are those of a walk of
-    every order, which cloned the state once per order (billions for 17 tokens in six holds).
+    answers once: after the same answers in any order the holds are mostly the same, so a set
+    met already leads to nothing new. A plan goes on until its payment is over: where holds are
+    alike (one way left) the engine takes tokens itself between two answers, then asks again.
+    There the same answers in two orders may leave different holds, and a way reached only by
+    the order skipped is not listed (rare; the plans listed are each exact — what they take is
+    `payment_taken`'s, the engine's paying restated). The walk of every order cloned the state
+    once per order (billions for 17 tokens in six holds).
 
     The walk clones the state once, then once per set of answers, and stops after
     `pay_walk_bound(owed, holds, limit)` of those, whatever the holds. On the hold contents a
@@ -443,13 +452,9 @@ def payment_answers(s: State, limit: int = 24) -> list[list[Action]]:
             u = t.clone(log=False)
             u.apply(a)
             q = u.q
-            if (
-                q is None
-                or q[0] != K_PAY
-                or q[2] != (who, resource, owed - len(after))
-                or u.stack != stack
-            ):
-                # this payment is over (what follows, even another payment, is not part of it)
+            if q is None or q[0] != K_PAY or q[2][:2] != (who, resource) or u.stack != stack:
+                # this payment is over (what follows, even another payment, is not part of it;
+                # while it goes on, the engine may take tokens itself between two answers)
                 found[key] = after
             else:
                 walked.add(key)
@@ -457,6 +462,32 @@ def payment_answers(s: State, limit: int = 24) -> list[list[Action]]:
 
     walk(root, [])
     return list(found.values())
+
+
+def _payment_holds(s: State, ship: int, resource: int) -> tuple[int, ...]:
+    """The counts of `resource` in each of the ship's usable holds (0: another kind, or none)."""
+    base = ship * SLOTS
+    return tuple(
+        s.hold_counts[base + h] if s.hold_types[base + h] == resource else 0
+        for h in range(slot_count(s, ship))
+    )
+
+
+def _settle(held: tuple[int, ...], h: int, due: int) -> tuple[tuple[int, ...], int]:
+    """A token from hold `h`, then what the engine takes itself (`holds.pay`): the holds, and
+    what is still owed when it asks again (0: paid)."""
+    left = list(held)
+    left[h] -= 1
+    due -= 1
+    while due > 0:
+        if sum(left) == due:
+            return (0,) * len(left), 0
+        ways = _pay_ways(left)
+        if len(ways) > 1:
+            break
+        left[ways[0]] -= 1
+        due -= 1
+    return tuple(left), due
 
 
 def pay_walk_bound(owed: int, holds: int, limit: int = 24) -> int:

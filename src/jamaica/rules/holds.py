@@ -152,6 +152,13 @@ def _pay_task(s: BaseState, t: Task) -> None:
 
 @decision(K_PAY)
 def _pay_from(s: BaseState, ctx: tuple[Any, ...], a: Action) -> None:
+    pay_answer(s, ctx, a)
+
+
+def pay_answer(s: BaseState, ctx: tuple[Any, ...], a: int) -> None:
+    """One answer to a payment question (`ctx`: ship, resource, amount): a token from hold
+    `a - PAY`, then the rest paid as `pay` does — the engine takes tokens itself while one way is
+    left, and asks again (sets `s.q`) when there are several. Nothing else of the game runs."""
     ship, resource, amount = ctx
     _take_one(s, ship, a - PAY)
     pay(s, ship, resource, amount - 1)
