@@ -84,6 +84,22 @@ def test_a_payment_is_one_decision() -> None:
     assert [step for step, q in questions(SHORT, history, 0) if q.decision_kind() == "pay"] == [36]
 
 
+def test_a_payment_with_one_way_in_the_end_is_not_a_decision() -> None:
+    """Two holds to pay from, yet both answers leave the same holds (the engine takes the rest):
+    nothing was chosen. The progress counts only what is judged, so its total is the list's."""
+    config = Config(players=2)
+    history = game(config, seed=17)
+    s = new_game(config, log=False)
+    for action in history[:149]:
+        s.apply(action)
+    assert s.decision_kind() == "pay" and len(s.legal) == 2  # asked…
+    assert len(payment_plans(s, payment_run(s, history, 149))) == 1  # …but one way to pay
+    seen: list[tuple[int, int]] = []
+    a = analyse_game(config, history, 0, iterations=2, progress=lambda d, t: seen.append((d, t)))
+    assert 149 not in [v.step for v in a.verdicts]
+    assert seen[-1] == (len(a.verdicts), len(a.verdicts))
+
+
 def test_the_points_shown_and_the_mark_agree() -> None:
     """A loss is shown in whole points (half up), and its mark is read from those very points:
     "−10 pts" is never an inaccuracy heads-up, "−5 pts" never unmarked."""

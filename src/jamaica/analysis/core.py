@@ -248,7 +248,10 @@ def analyse_game(
         raise ValueError(f"iterations must be at least 1, not {iterations}")
     every = []  # (its rank in all: the question's seed, step, state, a payment's answers)
     for rank, (step, s) in enumerate(questions(config, history, player)):
-        run = payment_run(s, history, step) if s.decision_kind() == "pay" else (history[step],)
+        paying = s.decision_kind() == "pay"
+        run = payment_run(s, history, step) if paying else (history[step],)
+        if paying and len(payment_plans(s, run)) < 2:
+            continue  # one way to pay in the end (holds alike): nothing was chosen
         if all(step + i not in skip for i in range(len(run))):
             every.append((rank, step, s, run))
     found = every[:MAX_QUESTIONS]

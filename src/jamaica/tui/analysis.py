@@ -118,7 +118,7 @@ def verdict_row(verdict: Verdict, words: Mapping[int, str], _: Words = ENGLISH,
     out.append_text(mark_text(verdict, _))
     out.pad_right(max(0, 13 - out.cell_len))
     if verdict.kind not in SELF_SAID:  # "0 gunpowder" alone does not say which question it was
-        out.append(_(KIND_WORDS.get(verdict.kind, verdict.kind)) + ": ", "dim")
+        out.append(_("{kind}: ", kind=_(KIND_WORDS.get(verdict.kind, verdict.kind))), "dim")
     out.append(words.get(verdict.chosen, "?"), "bold" if verdict.mark else "")
     if not lost(verdict):
         return _cut(out, width)
