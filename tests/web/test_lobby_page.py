@@ -374,6 +374,14 @@ def test_a_friend_without_a_player_gets_one_and_the_creator_s_link_no_longer_ope
     assert made["name"] == "Cleo" and made["key"]
     status, refused = server.post(f"/api/tables/{table}/analysis", {"seat": 1, "token": token})
     assert status == 403 and "a player holds this seat" in refused["error"], refused
+    # whoever opens the link now (the creator's copy, in a fresh browser) watches, and is told why
+    other = context(browser).new_page()
+    other.goto(href)
+    other.wait_for_selector("#log p:has-text('the link alone no longer opens it')", timeout=WAIT)
+    other.wait_for_selector("#whoami:has-text('Watching')", timeout=WAIT)
+    assert "token=" not in other.url and other.locator("#hand .card").count() == 0
+    screenshot(other, "invite-claimed-watching")
+    other.context.close()
     cleo.reload()  # her key finds her seat
     cleo.wait_for_selector("#whoami:has-text('You are Cleo')", timeout=WAIT)
     for page in (anne, cleo):

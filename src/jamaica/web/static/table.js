@@ -29,6 +29,7 @@ let token = params.get("token");
 // secret leaves the address.
 let player = loadPlayer();
 let useKey = Boolean(player) && token === null;
+let watchingNote = false; // the link's seat is claimed: this page watches, and says why
 if (params === query && (query.has("token") || query.has("seat"))) {
   const hash = seat === null ? "" : `#seat=${seat}&token=${encodeURIComponent(token || "")}`;
   history.replaceState(null, "", location.pathname + hash);
@@ -410,6 +411,10 @@ function connect() {
       initial = true;
       pacer.clear();
       log.reset(names, mySeat, ghost);
+      if (watchingNote) {
+        watchingNote = false;
+        log.note("⚠ " + t("This seat is its player's now: the link alone no longer opens it. You are watching. If it is yours, open the table from your lobby on the device where you first opened the link, or use “Play on another device” there to continue here."));
+      }
       if (msg.status) tableStatus = msg.status;
       you = msg.you || null;
       whoami();
@@ -467,7 +472,16 @@ function connect() {
         question.focusFirst();
         log.note("⚠ " + t("Not accepted: {why}.", { why }));
       } else log.note(`⚠ ${msg.message}`);
-      if (["bad_token", "bad_seat", "claimed"].includes(msg.code)) status(plain(msg.message));
+      if (msg.code === "claimed" && token !== null) {
+        // Someone else's seat now (its player opened the link first): watch instead, and say how
+        // its player gets it back on this device.
+        token = null;
+        useKey = Boolean(player);
+        history.replaceState(null, "", location.pathname);
+        watchingNote = true; // said once the table is drawn for a spectator (the log restarts)
+        const lang = currentLang();
+        send(useKey ? { op: "hello", key: player.key, lang } : { op: "hello", seat: null, lang });
+      } else if (["bad_token", "bad_seat", "claimed"].includes(msg.code)) status(plain(msg.message));
       if (msg.code === "too_many_connections" || msg.code === "flooding") retry = 5000;
     }
   };
