@@ -86,7 +86,7 @@ def test_the_analysis_in_french_fits_80x24(tmp_path: Path) -> None:
         t.keys("Escape")
         time.sleep(0.5)  # else the terminal reads Escape and ? as one key (alt+?)
         t.keys("?")
-        seen.append(t.wait_for("Touches du replay", "l’analyse par le maître"))
+        seen.append(t.wait_for("Touches du replay", "l’analyse des décisions par le maître"))
     for screen in seen:
         _fits(screen, (80, 24))
         english = sorted({m.group(0) for m in ENGLISH.finditer(screen)})

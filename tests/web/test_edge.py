@@ -212,6 +212,9 @@ def test_the_page_takes_its_seat_from_the_fragment_and_keeps_no_token_in_the_url
     page.wait_for_selector("#question:not([hidden]) #options button")
     assert token not in page.evaluate("location.search")
     # the old links, with the token in the query, still work, and the token leaves the address
+    # (another table: the first browser to open a seat's link claims the seat)
+    t = server.table([("Ann", None), ("Bot", "greedy")])
+    token = t["seats"][0]["token"]
     old = browser.new_page()
     old.goto(f"{server.url}/table/{t['id']}?seat=0&token={token}")
     old.wait_for_selector("#whoami:has-text('Ann')")
