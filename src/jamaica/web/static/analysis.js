@@ -118,9 +118,14 @@ export class Analysis {
     }
     const later = Number(r.headers.get("Retry-After"));
     if (r.status === 503 && later > 0) { // the queue is full (or the worker restarts): ask again
-      const wait = Math.min(60, later);
-      this.status(t("Master is busy with other players' games: it will try again in {seconds} s.", { seconds: fmt(wait) }));
-      this.timer = setTimeout(() => this.ask(), wait * 1000);
+      const until = Date.now() + Math.min(60, later) * 1000;
+      const tick = () => { // the seconds left, counted down, then the same request again
+        const left = Math.max(0, Math.ceil((until - Date.now()) / 1000));
+        if (left === 0) { this.ask(); return; }
+        this.status(t("Master is busy with other players' games: it will try again in {seconds} s.", { seconds: fmt(left) }));
+        this.timer = setTimeout(tick, Math.min(1000, until - Date.now()));
+      };
+      tick();
       return;
     }
     if (!r.ok) {
