@@ -28,7 +28,7 @@ from typing import Any, Final
 
 from ..bots.master import MasterBot
 from ..rules import Config, State, new_game
-from ..rules.hints import payment_answers, payment_taken
+from ..rules.hints import payment_goes_on, payment_taken, payment_ways
 from ..rules.ops import K_PAY
 
 # Value lost, heads-up (a fair share of 0.5); with n players the thresholds scale by 2/n, the
@@ -157,32 +157,25 @@ def questions(config: Config, history: Sequence[int], player: int) -> list[tuple
 
 def payment_run(state: State, history: Sequence[int], step: int) -> tuple[int, ...]:
     """The answers (`pay H`, from `history[step]` on) that make the payment pending in `state`:
-    the engine asks one token at a time while more than one way is left, and a new payment
-    begins with an event (a move, a landing) — the way `tui.choices` groups them."""
-    s = state.clone(log=True)
-    assert s.q is not None and s.q[0] == K_PAY, "payment_run needs a pending payment"
-    first = s.q
+    the engine asks one token at a time while more than one way is left (`payment_goes_on`)."""
+    assert state.q is not None and state.q[0] == K_PAY, "payment_run needs a pending payment"
+    ship, resource = state.q[2][:2]
+    s = state.clone(log=False)
     out = []
     for action in history[step:]:
-        seen = len(s.events or ())
         s.apply(action)
         out.append(int(action))
-        q = s.q
-        if len(s.events or ()) != seen or q is None or q[:2] != first[:2] or (
-                q[2][:2] != first[2][:2]):  # fmt: skip
+        if not payment_goes_on(s, ship, resource, state.stack):
             break
     return tuple(out)
 
 
 def payment_plans(state: State, run: Sequence[int] = ()) -> list[tuple[tuple[int, ...], Taken]]:
-    """The ways to make the payment pending in `state`, as the rules list them (`pay_plans`,
-    from `payment_answers`: each its answers and what it takes from each hold), and the way `run`
-    took if that list, bounded, has it not."""
-    plans: list[tuple[tuple[int, ...], Taken]] = []
-    for answers in payment_answers(state, PLANS):  # one per way, as `pay_plans` words them
-        taken = payment_taken(state, answers)
-        if all(t != taken for _, t in plans):
-            plans.append((tuple(int(a) for a in answers), taken))
+    """The ways to make the payment pending in `state`, as the rules list them
+    (`payment_ways`: each its answers and what it takes from each hold), and the way `run` took
+    if that list, bounded, has it not."""
+    plans = [(tuple(int(a) for a in answers), taken)
+             for answers, taken in payment_ways(state, PLANS)]  # fmt: skip
     if run:
         taken = payment_taken(state, run)
         if all(t != taken for _, t in plans):
@@ -205,12 +198,13 @@ def judge(state: State, player: int, chosen: int, step: int, iterations: int, se
 
 
 def judge_payment(
-    state: State, player: int, run: Sequence[int], step: int, iterations: int, seed: int
-) -> Verdict | None:
+    state: State, player: int, run: Sequence[int], step: int, iterations: int, seed: int,
+    plans: list[tuple[tuple[int, ...], Taken]] | None = None,
+) -> Verdict | None:  # fmt: skip
     """The verdict on the way `player` made the payment pending in `state` (its answers: `run`):
-    master values each way to pay (`payment_plans`; the verdict's answers are their indexes),
-    from the player's view only. None if only one way was left."""
-    plans = payment_plans(state, run)
+    master values each way to pay (`plans`, by default `payment_plans`; the verdict's answers
+    are their indexes), from the player's view only. None if only one way was left."""
+    plans = payment_plans(state, run) if plans is None else plans
     if len(plans) < 2:
         return None
     taken = payment_taken(state, run)
@@ -246,23 +240,24 @@ def analyse_game(
         raise ValueError(f"player must be a seat from 0 to {config.players - 1}, not {player}")
     if iterations < 1:
         raise ValueError(f"iterations must be at least 1, not {iterations}")
-    every = []  # (its rank in all: the question's seed, step, state, a payment's answers)
+    every = []  # (its rank in all: the question's seed, step, state, a payment's answers, ways)
     for rank, (step, s) in enumerate(questions(config, history, player)):
         paying = s.decision_kind() == "pay"
         run = payment_run(s, history, step) if paying else (history[step],)
-        if paying and len(payment_plans(s, run)) < 2:
+        plans = payment_plans(s, run) if paying else []
+        if paying and len(plans) < 2:
             continue  # one way to pay in the end (holds alike): nothing was chosen
         if all(step + i not in skip for i in range(len(run))):
-            every.append((rank, step, s, run))
+            every.append((rank, step, s, run, plans))
     found = every[:MAX_QUESTIONS]
     each = budget(len(found), iterations)
     verdicts = []
     if progress is not None:
         progress(0, len(found))
-    for done, (rank, step, state, run) in enumerate(found):
+    for done, (rank, step, state, run, plans) in enumerate(found):
         seeded = seed * SEED_STRIDE + rank
-        if state.decision_kind() == "pay":
-            verdict = judge_payment(state, player, run, step, each, seeded)
+        if plans:
+            verdict = judge_payment(state, player, run, step, each, seeded, plans)
         else:
             verdict = judge(state, player, history[step], step, each, seeded)
         if verdict is not None:

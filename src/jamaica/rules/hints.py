@@ -352,20 +352,32 @@ def move_hints(s: State, t: Translations = ENGLISH) -> list[dict[str, Any]]:
 def pay_plans(s: State, limit: int = 24, t: Translations = ENGLISH) -> list[dict[str, Any]]:
     """The ways to finish the pending payment, each as its list of answers and in words (what
     the answers take from each hold; once only one way is left, the engine takes the rest itself);
-    empty if the pending question is not a payment. The answers are `payment_answers`'s, one
-    list per different wording."""
-    assert s.q is not None
-    if s.q[0] != K_PAY:
-        return []
-    out, labels = [], set()
+    empty if the pending question is not a payment (`payment_ways`, worded)."""
+    return [{"label": payment_label(s, taken, t), "actions": [str(a) for a in answers],
+             "taken": [[h, n] for h, n in taken]}
+            for answers, taken in payment_ways(s, limit)]  # fmt: skip
+
+
+def payment_ways(
+    s: State, limit: int = 24
+) -> list[tuple[list[Action], tuple[tuple[int, int], ...]]]:
+    """The different ways to finish the pending payment: per way, the answers of
+    `payment_answers` that make it and what it takes from each hold (`payment_taken`), each way
+    once; empty if the pending question is not a payment."""
+    out: list[tuple[list[Action], tuple[tuple[int, int], ...]]] = []
     for answers in payment_answers(s, limit):
         taken = payment_taken(s, answers)
-        label = payment_label(s, taken, t)
-        if label not in labels:
-            labels.add(label)
-            out.append({"label": label, "actions": [str(a) for a in answers],
-                        "taken": [[h, n] for h, n in taken]})  # fmt: skip
+        if all(taken != other for _, other in out):
+            out.append((answers, taken))
     return out
+
+
+def payment_goes_on(s: State, ship: int, resource: int, stack: list[tuple[Any, ...]]) -> bool:
+    """Whether `s` still asks the payment of `resource` by `ship` begun with the task `stack`:
+    the engine may have taken tokens itself since the last answer (holds alike), but it has run
+    no other task — what follows, even another payment, is not part of it."""
+    q = s.q
+    return q is not None and q[0] == K_PAY and q[2][:2] == (ship, resource) and s.stack == stack
 
 
 def payment_taken(s: State, answers: Sequence[int]) -> tuple[tuple[int, int], ...]:
@@ -451,10 +463,7 @@ def payment_answers(s: State, limit: int = 24) -> list[list[Action]]:
             budget -= 1
             u = t.clone(log=False)
             u.apply(a)
-            q = u.q
-            if q is None or q[0] != K_PAY or q[2][:2] != (who, resource) or u.stack != stack:
-                # this payment is over (what follows, even another payment, is not part of it;
-                # while it goes on, the engine may take tokens itself between two answers)
+            if not payment_goes_on(u, who, resource, stack):
                 found[key] = after
             else:
                 walked.add(key)
