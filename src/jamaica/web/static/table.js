@@ -29,7 +29,8 @@ let token = params.get("token");
 // secret leaves the address.
 let player = loadPlayer();
 let useKey = Boolean(player) && token === null;
-let watchingNote = false; // the link's seat is claimed: this page watches, and says why
+let watching = false; // the link's seat is claimed by its player: this page watches…
+let watchingNote = false; // …and says why, once
 if (params === query && (query.has("token") || query.has("seat"))) {
   const hash = seat === null ? "" : `#seat=${seat}&token=${encodeURIComponent(token || "")}`;
   history.replaceState(null, "", location.pathname + hash);
@@ -389,16 +390,21 @@ function socketUrl() {
   return `${proto}://${location.host}${nodeBase}/ws/${tableId}`;
 }
 
+/** Say who this page is: the player's key (their seat here, or a named spectator), the link's
+ * seat and token (with the key too, if any: once the seat is bound to them, the link's token
+ * alone no longer opens it), or a spectator. In the reader's language: the server says the
+ * events, the questions and its errors in it. */
+function hello() {
+  const lang = currentLang();
+  if (useKey) send({ op: "hello", key: player.key, lang });
+  else send({ op: "hello", seat: watching ? null : seat, token, ...(player ? { key: player.key } : {}), lang });
+}
+
 function connect() {
   socket = new WebSocket(socketUrl());
   socket.onopen = () => {
     retry = 500;
-    // An invite link opened by a player sends their key too: once the seat is bound to them,
-    // the link's token alone no longer opens it.
-    const key = player ? { key: player.key } : {};
-    // the language the server says the events, the questions and its errors in, for this reader
-    const lang = currentLang();
-    send(useKey ? { op: "hello", key: player.key, lang } : { op: "hello", seat, token, ...key, lang });
+    hello();
   };
   socket.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
@@ -477,10 +483,10 @@ function connect() {
         // its player gets it back on this device.
         token = null;
         useKey = Boolean(player);
+        watching = true;
         history.replaceState(null, "", location.pathname);
         watchingNote = true; // said once the table is drawn for a spectator (the log restarts)
-        const lang = currentLang();
-        send(useKey ? { op: "hello", key: player.key, lang } : { op: "hello", seat: null, lang });
+        hello();
       } else if (["bad_token", "bad_seat", "claimed"].includes(msg.code)) status(plain(msg.message));
       if (msg.code === "too_many_connections" || msg.code === "flooding") retry = 5000;
     }
