@@ -9,7 +9,9 @@ token gets the server's refusal."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,6 +20,7 @@ from .analysis_games import TOKEN, store_game
 from .server import Server
 from .shots import screenshot
 from .test_accessibility import accessible
+from .test_analysis import ask
 from .test_table_page import SIZES, no_sideways_scroll
 
 
@@ -124,3 +127,46 @@ def test_a_spectator_is_told_who_may_see_it_and_a_wrong_token_is_refused(
     page.wait_for_selector("#analysis-status.error")
     assert "not the token of this seat" in page.inner_text("#analysis-status")
     page.context.close()
+
+
+def test_a_full_queue_counts_down_and_asks_again(tmp_path: Path, browser: Any) -> None:
+    """Four games wait for master already: the page's request gets the server's 503 with its
+    Retry-After (30 s). The page says so, counts the seconds down, and sends the same request
+    again when they are up — it never leaves the player waiting on nothing (the browser's clock
+    is Playwright's, so the 30 s pass at once)."""
+    db = tmp_path / "jamaica.db"
+    tables = [f"g{i}" for i in range(5)]
+    for i, t in enumerate(tables):
+        store_game(db, t, players=6, rounds=6, seed=20 + i)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("JAMAICA_ANALYSIS_ITERATIONS", "2000")  # the queue stays full for the test
+        s = Server(db).start()
+    try:
+        for t in tables[:4]:  # the worker's queue is full (WAITING games)
+            assert ask(s, t, {"seat": 0, "token": TOKEN})[0] == 202
+        ctx = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-GB")
+        page = ctx.new_page()
+        page.clock.install()
+        asked: list[str] = []
+        page.on("request", lambda r: asked.append(r.url) if r.url.endswith("/analysis") else None)
+        page.goto(f"{s.url}/replay/{tables[4]}#seat=0&token={TOKEN}")
+        page.wait_for_selector("#analyse")
+        page.click("#analyse")
+        status = page.locator("#analysis-status")
+        page.wait_for_function(
+            "() => document.querySelector('#analysis-status').textContent.includes('30 s')"
+        )
+        assert "busy with other players' games" in status.inner_text()
+        assert "error" not in (status.get_attribute("class") or "")  # a wait, not a failure
+        assert page.locator("#analyse").is_disabled()  # no second request by hand meanwhile
+        page.clock.run_for(10_000)
+        assert "try again in 20 s" in status.inner_text(), status.inner_text()
+        assert len(asked) == 1
+        page.clock.run_for(21_000)
+        deadline = time.monotonic() + 10
+        while len(asked) < 2 and time.monotonic() < deadline:
+            page.wait_for_timeout(50)
+        assert len(asked) == 2, asked  # the same request, sent again
+        ctx.close()
+    finally:
+        s.stop()

@@ -229,14 +229,17 @@ class LiveTable(Social):
         if expected is None:
             if seats[hello.seat].get("bot") is not None:
                 raise ProtocolError("bad_seat", "a bot plays that seat")
-            raise ProtocolError("bad_seat", "that seat opens with its player's key, not a token")
+            raise ProtocolError("bad_seat", "that seat belongs to its player: they open it where "
+                                            "they played, or through the lobby's “Play on another "
+                                            "device”")  # fmt: skip
         given = token_hash(hello.token or "")
         if not hmac.compare_digest(given, expected):
             raise ProtocolError("bad_token", "that is not the token of this seat")
         holder = seats[hello.seat].get("player")
         if holder is not None and (player is None or player.id != holder):
-            raise ProtocolError("claimed", "a player holds this seat: only they can open it "
-                                           "(from their lobby, with their player key)")  # fmt: skip
+            raise ProtocolError("claimed", "a player holds this seat: only they can open it, where "
+                                           "they played or through the lobby's “Play on another "
+                                           "device”")  # fmt: skip
         return hello.seat
 
     async def join(
