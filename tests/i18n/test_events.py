@@ -69,3 +69,16 @@ def test_the_rules_words_are_one_list() -> None:
     assert words.COMBAT_FACES == data.COMBAT_FACE_NAMES
     assert words.SHORTAGES == data.SHORTAGE_NAMES
     assert words.GHOST == data.GHOST_NAME
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_sentence_after_an_exclamation_starts_with_a_capital(lang: str) -> None:
+    """"Battle! The Ghost Ship attacks…", not "Battle! the Ghost Ship…" (a terminal player saw
+    the lowercase one): the Ghost Ship's name begins the second sentence."""
+    from jamaica.rules.events import E_BATTLE
+
+    text = describe_in((1, E_BATTLE, 2, 0, 15), 2, lang=lang)
+    first, _, second = text.partition("!")
+    assert first in ("Battle", "Abordage\u202f"), text
+    assert second.lstrip()[:1].isupper(), text
+    assert ("Ghost" if lang == "en" else "fantôme") in second, text

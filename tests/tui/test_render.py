@@ -219,3 +219,12 @@ def test_a_random_game_renders_at_every_width() -> None:
             for text in _panels(session, rng.choice([None, 0, 1]), width, logged):
                 text.wrap(console, width)
         session.step()
+
+
+def test_a_score_s_sum_is_written_with_a_minus_sign() -> None:
+    """The end ranking's "(2+6−4)": a terminal player saw "2+6+-4" for a cursed treasure."""
+    from jamaica.tui.render import sum_text
+
+    assert sum_text(2, 6, -4) == "2+6−4"
+    assert sum_text(-5, 3, 0) == "−5+3+0"
+    assert "+-" not in sum_text(15, -2, -3)

@@ -189,7 +189,14 @@ def describe(
     replaces the pirates' names (never translated); `t` says it in another language (a
     `gettext` catalog: `jamaica.i18n.events`)."""
     text = _describe(event, players, names, t)
-    return text[:1].upper() + text[1:]
+    text = text[:1].upper() + text[1:]
+    # "Battle! The Ghost Ship attacks…": a sentence after an exclamation starts with a capital
+    for mark in ("! ", "!\u202f", "\u202f! "):
+        i = text.find(mark)
+        if i >= 0:
+            j = i + len(mark)
+            text = text[:j] + text[j : j + 1].upper() + text[j + 1 :]
+    return text
 
 
 def _describe(

@@ -81,6 +81,15 @@ ROWS: Final[tuple[tuple[str, tuple[int, ...]], ...]] = (
 )
 
 
+def sum_text(*terms: int) -> str:
+    """A sum as a reader writes it: "2+6−4", "−5+3" (a minus sign, never "+-")."""
+    out = ""
+    for i, x in enumerate(terms):
+        sign = "−" if x < 0 else ("+" if i else "")
+        out += f"{sign}{abs(x)}"
+    return out
+
+
 def colour(ship: int, ghost: bool) -> str:
     return GHOST if ghost else PALETTE[ship % len(PALETTE)]
 
@@ -539,7 +548,7 @@ def ranking(view: Mapping[str, Any], names: Sequence[str], width: int = 80,
         line.append(" " * (name_w - name.cell_len))
         if narrow:
             line.append(f" {sc['total']:>4}", "bold")
-            line.append(f" ({sc['position']}+{sc['doubloons']}+{sc['treasures']})", "dim")
+            line.append(f" ({sum_text(sc['position'], sc['doubloons'], sc['treasures'])})", "dim")
             if k in winners:
                 line.append(" ★", f"bold {GOLD}")
         else:
