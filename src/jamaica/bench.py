@@ -392,7 +392,7 @@ def scene_pay_gunpowder() -> State:
     """§8.1, §6 ("the player chooses which holds to pay from"): Anne spends 25 of the 27
     gunpowder in her six holds (the 6th Hold's included, R11): of all the hold contents a game
     can reach, the payment whose walk met the most sets of answers (1,727; 1,752 since a plan goes
-    on past the tokens the engine takes itself)."""
+    on past the tokens the engine takes itself; 1,857 since each hold's plain way comes first)."""
     counts, sixth, spent = WORST_PAYMENT
     s = _battle(counts, (), sixth)
     s.apply(f"powder {spent}")

@@ -60,3 +60,33 @@ def test_in_french_the_labels_and_sentences_are_french() -> None:
         assert v["text"].startswith(f"Manche {v['round']}, ")
         assert v["kind_words"] == kinds.get(v["kind"], v["kind_words"])
         assert {o["action"] for o in v["options"]} == {o["action"] for o in e["options"]}
+
+
+def test_the_captain_s_ghost_ship_decisions_are_named_as_the_ghost_ship_s() -> None:
+    """A review found "R11 ?! move: forward to space 34" for the Captain's choice of where the
+    Ghost Ship goes: it read as the player's own move. Its kind names the Ghost Ship."""
+    shown = render(analysis(), SHORT, game(), NAMES, "en")
+    ghost = [v for v in shown["verdicts"] if v["kind"] == "ghost_move"]
+    assert ghost and all(v["kind_words"] == "the Ghost Ship's move" for v in ghost)
+    assert all("the Ghost Ship's move" in v["text"] for v in ghost)
+    s = new_game(SHORT, log=False)
+    at = {v["step"] for v in ghost}
+    for step, action in enumerate(game()):
+        if step in at:
+            assert "where does the Ghost Ship go?" in s.pending(NAMES).prompt
+        s.apply(action)
+    fr = render(analysis(), SHORT, game(), NAMES, "fr")
+    assert {v["kind_words"] for v in fr["verdicts"] if v["kind"] == "ghost_move"} == {
+        "déplacement du Vaisseau fantôme"}
+
+
+def test_another_seat_s_summary_names_its_player() -> None:
+    """The terminal analyses any seat: "Mary Read lost most…", not "You lost most…"."""
+    v = (Verdict(9, 9, "load", ((70, 0.7), (71, 0.45)), 71, 0.25, "blunder"),)
+    words = {70: "into hold 1 (2 food)", 71: "empty and load into hold 2 (3 doubloons)"}
+    text = say_summary(GameAnalysis(0, v), words, Words("en"), "Mary Read")
+    assert "Mary Read lost most at round 9 (loading)" in text and "You" not in text
+    fr = say_summary(GameAnalysis(0, v), words, Words("fr"), "Mary Read")
+    assert f"Mary Read a le plus perdu à la manche 9 (chargement){NNBSP}:" in fr
+    assert say_summary(GameAnalysis(0, ()), None, Words("en"), "Mary Read").endswith(
+        "Master found nothing better than Mary Read's answers.")  # fmt: skip

@@ -162,6 +162,10 @@ def test_a_payment_offers_each_outcome_once_and_shows_the_holds_it_leaves(
             shown = ["0" if "empty" in c else c.strip() for c in chips]
             assert shown == [str(n) for _, n in left[: len(chips)]]
             assert re.match(r"^Take \d+ from ", b.locator(".option-label").inner_text())
+            # the button says the plainest way to that result: the fewest holds taken from
+            group = [p for p in plans if same(left_after(s, p["actions"])) == same(left)]
+            mine = next(p for p in plans if p["actions"] == actions)
+            assert len(mine["taken"]) == min(len(p["taken"]) for p in group), (mine, group)
             assert b.bounding_box()["x"] + b.bounding_box()["width"] <= size[0]
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= size[0]

@@ -28,8 +28,9 @@ from typing import Any, Final
 
 from ..bots.master import MasterBot
 from ..rules import Config, State, new_game
-from ..rules.hints import payment_goes_on, payment_taken, payment_ways
+from ..rules.hints import payment_goes_on, payment_left, payment_taken, payment_ways
 from ..rules.ops import K_PAY
+from ..rules.prompts import question_ship
 
 # Value lost, heads-up (a fair share of 0.5); with n players the thresholds scale by 2/n, the
 # fair share 1/n over 1/2: five points of a 50% chance weigh as much as 1.7 of a 17% one.
@@ -55,7 +56,7 @@ class Verdict:
 
     step: int  # index in the game's history of the action taken
     round: int
-    kind: str  # state.decision_kind(): "card", "move", "load", …
+    kind: str  # `question_kind`: "card", "move", "load", …, "ghost_move" (the Captain's), …
     values: tuple[tuple[int, float], ...]  # (action id, master's value), best first
     chosen: int  # the action id the player took
     loss: float  # best value − chosen value (≥ 0)
@@ -172,15 +173,22 @@ def payment_run(state: State, history: Sequence[int], step: int) -> tuple[int, .
 
 def payment_plans(state: State, run: Sequence[int] = ()) -> list[tuple[tuple[int, ...], Taken]]:
     """The ways to make the payment pending in `state`, as the rules list them
-    (`payment_ways`: each its answers and what it takes from each hold), and the way `run` took
-    if that list, bounded, has it not."""
-    plans = [(tuple(int(a) for a in answers), taken)
-             for answers, taken in payment_ways(state, PLANS)]  # fmt: skip
-    if run:
-        taken = payment_taken(state, run)
-        if all(t != taken for _, t in plans):
-            plans.append((tuple(run), taken))
-    return plans
+    (`payment_ways`: each its answers and what it takes from each hold) and the way `run` took
+    if that list, bounded, has it not; one per result, as the page offers them — ways that leave
+    the same counts in the holds are one choice (`payment_left`), said by the player's own way
+    (`run`) or else by the one that takes from the fewest holds."""
+    ways = [(tuple(int(a) for a in answers), taken)
+            for answers, taken in payment_ways(state, PLANS)]  # fmt: skip
+    mine = payment_taken(state, run) if run else None
+    if run and all(t != mine for _, t in ways):
+        ways.append((tuple(run), mine or ()))
+    plans: dict[tuple[int, ...], tuple[tuple[int, ...], Taken]] = {}
+    for answers, taken in ways:
+        key = payment_left(state, taken)
+        was = plans.get(key)
+        if was is None or (was[1] != mine and (taken == mine or len(taken) < len(was[1]))):
+            plans[key] = (answers, taken)
+    return list(plans.values())
 
 
 def budget(count: int, iterations: int = DEFAULT_ITERATIONS) -> int:
@@ -218,8 +226,18 @@ def _verdict(state: State, step: int, found: dict[int, float], chosen: int) -> V
     best = values[0][1]
     mine = dict(values).get(chosen, best)
     loss = round(max(0.0, best - mine), 4)
+    return Verdict(step, state.rnd, question_kind(state), tuple(values), chosen, loss,
+                   mark(loss, state.n))  # fmt: skip
+
+
+def question_kind(state: State) -> str:
+    """The pending question's kind as the analysis names it: the engine's (`decision_kind`),
+    "ghost_move", "ghost_powder", "ghost_spoils" or "ghost_attack" when the Captain answers it for
+    the Ghost Ship — its move is not the player's own."""
     kind = state.decision_kind()
-    return Verdict(step, state.rnd, kind, tuple(values), chosen, loss, mark(loss, state.n))
+    if state.gh >= 0 and question_ship(state) == state.gh:
+        return "ghost_" + kind
+    return kind
 
 
 def analyse_game(
@@ -270,4 +288,4 @@ def analyse_game(
 __all__ = ["DEFAULT_ITERATIONS", "GAME_BUDGET", "KINDS", "MARKS", "MAX_QUESTIONS",
            "MIN_ITERATIONS", "SYMBOLS", "THRESHOLDS", "GameAnalysis", "Verdict", "analyse_game",
            "analysed", "budget", "judge", "judge_payment", "mark", "payment_plans", "payment_run",
-           "points", "questions", "thresholds"]  # fmt: skip
+           "points", "question_kind", "questions", "thresholds"]  # fmt: skip

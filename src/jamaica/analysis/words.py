@@ -27,6 +27,10 @@ KIND_WORDS = {
     "powder": N_("gunpowder in battle"),
     "sabre": N_("Saran's Sabre"),
     "spoils": N_("spoils"),
+    "ghost_move": N_("the Ghost Ship's move"),
+    "ghost_powder": N_("the Ghost Ship's gunpowder"),
+    "ghost_spoils": N_("the Ghost Ship's spoils"),
+    "ghost_attack": N_("whom the Ghost Ship attacks"),
 }
 A_MARK = {"inaccuracy": N_("an inaccuracy"), "mistake": N_("a mistake"),
           "blunder": N_("a blunder")}  # fmt: skip
@@ -76,26 +80,40 @@ def say_counts(a: GameAnalysis, _: Words) -> str:
     ])  # fmt: skip
 
 
-def say_summary(a: GameAnalysis, worst_words: dict[int, str] | None, _: Words) -> str:
-    """The game in two sentences, like lichess's: the marks, and where the player lost most."""
+def say_summary(
+    a: GameAnalysis, worst_words: dict[int, str] | None, _: Words, who: str | None = None
+) -> str:
+    """The game in two sentences, like lichess's: the marks, and where the player lost most
+    (`who`: the player's name, when the reader is someone else — "You" otherwise)."""
     marks = say_counts(a, _)
     head = _.n("{marks} in {n} decision.", "{marks} in {n} decisions.", len(a.verdicts),
                marks=marks)  # fmt: skip
-    return head + " " + say_lost_most(a, worst_words, _)
+    return head + " " + say_lost_most(a, worst_words, _, who)
 
 
-def say_lost_most(a: GameAnalysis, worst_words: dict[int, str] | None, _: Words) -> str:
-    """Where the player lost most, in a sentence (or that master found nothing better)."""
+def say_lost_most(
+    a: GameAnalysis, worst_words: dict[int, str] | None, _: Words, who: str | None = None
+) -> str:
+    """Where the player (`who`, or "you") lost most, in a sentence (or that master found nothing
+    better)."""
     w = a.worst()
     if w is None or worst_words is None:
+        if who is not None:
+            return _("Master found nothing better than {name}'s answers.", name=who)
         return _("Master found nothing better than your answers.")
     kind = _(KIND_WORDS.get(w.kind, w.kind))
+    found = {"round": w.round, "kind": kind, "yours": worst_words.get(w.chosen, str(w.chosen)),
+             "best": worst_words.get(w.best, str(w.best))}  # fmt: skip
+    if who is not None:
+        return _.n(
+            "{name} lost most at round {round} ({kind}): {yours} instead of {best}, {n} point of "
+            "win chance.", "{name} lost most at round {round} ({kind}): {yours} instead of "
+            "{best}, {n} points of win chance.", points(w.loss), name=who, **found,
+        )  # fmt: skip
     return _.n(
         "You lost most at round {round} ({kind}): {yours} instead of {best}, {n} point of win "
         "chance.", "You lost most at round {round} ({kind}): {yours} instead of {best}, {n} "
-        "points of win chance.", points(w.loss), round=w.round,
-        kind=kind, yours=worst_words.get(w.chosen, str(w.chosen)),
-        best=worst_words.get(w.best, str(w.best)),
+        "points of win chance.", points(w.loss), **found,
     )  # fmt: skip
 
 

@@ -394,6 +394,17 @@ def payment_taken(s: State, answers: Sequence[int]) -> tuple[tuple[int, int], ..
     return tuple((h, n - held[h]) for h, n in enumerate(before) if n > held[h])
 
 
+def payment_left(s: State, taken: Sequence[tuple[int, int]]) -> tuple[int, ...]:
+    """What a way to pay the pending payment leaves in the holds it pays from, as counts in
+    order (two holds of the same count are alike to the rules: two ways that leave the same
+    counts are one choice)."""
+    assert s.q is not None and s.q[0] == K_PAY, "payment_left needs a pending payment"
+    held = list(_payment_holds(s, s.q[1], s.q[2][1]))
+    for h, n in taken:
+        held[h] -= n
+    return tuple(sorted(held))
+
+
 def _pay_ways(held: Sequence[int]) -> list[int]:
     """The holds a payment may take its next token from (`holds.pay_options` on counts): the
     first regular hold of each count, and the 6th Hold."""
@@ -469,8 +480,35 @@ def payment_answers(s: State, limit: int = 24) -> list[list[Action]]:
                 walked.add(key)
                 walk(u, after)
 
+    plain: list[list[Action]] = []
+
+    def drain(first: Action) -> None:
+        """One plan for each hold the payment may start from: that hold, then the same hold
+        again as long as it holds any (where it comes down to the count of a hold before it, the
+        engine asks for that one: the same result) — a hold that holds enough pays it all: the plain
+        way, listed first even where the depth-first walk would reach it late or not at all
+        within `limit`). Kept apart from the walk's sets: where the engine takes tokens itself,
+        the same answers in another order may pay another way, which the walk must still meet."""
+        nonlocal budget
+        t, answers, a = root, [], first
+        while budget > 0:
+            budget -= 1
+            t = t.clone(log=False)
+            t.apply(a)
+            answers.append(a)
+            if not payment_goes_on(t, who, resource, stack):
+                plain.append(answers)
+                return
+            if a not in t.legal:  # a hold of the same count stands for it (the same result)
+                count = t.hold_counts[base + a - PAY]
+                same = [b for b in t.legal if count and t.hold_counts[base + b - PAY] == count]
+                a = same[0] if same else t.legal[0]
+
+    for first in root.legal:
+        drain(first)
     walk(root, [])
-    return list(found.values())
+    plain_sets = {tuple(sorted(p)) for p in plain}
+    return (plain + [p for k, p in found.items() if k not in plain_sets])[:limit]
 
 
 def _payment_holds(s: State, ship: int, resource: int) -> tuple[int, ...]:

@@ -188,6 +188,21 @@ def pending(
     return Decision(who, KIND_NAMES[kind], prompt, legal, tuple(labels), context)
 
 
+def question_ship(s: BaseState) -> int:
+    """The ship the pending question decides for — the one that moves, spends gunpowder, takes
+    the spoils or attacks — or -1 for any other question (a card, a load, a payment: always the
+    player's own ship). The Captain answers for the Ghost Ship (`s.gh`)."""
+    assert s.q is not None
+    kind, who, ctx = s.q
+    if who in (TERMINAL, CHANCE):
+        return -1
+    if kind in (K_MOVE, K_SPOILS, K_ATTACK):
+        return int(ctx[0])
+    if kind == K_POWDER and s.battle is not None:
+        return int(s.battle[ctx[0]])
+    return -1
+
+
 def _move_words(
     s: BaseState, ctx: Any, who: int, name: str, ship_name: Any, legal: tuple[Action, ...],
     t: Translations,

@@ -97,15 +97,17 @@ def counts_text(analysis: GameAnalysis, _: Words = ENGLISH) -> Text:
 
 
 def summary_text(analysis: GameAnalysis, name: str, labels: Mapping[int, Mapping[int, str]],
-                 _: Words = ENGLISH) -> Text:  # fmt: skip
+                 _: Words = ENGLISH, you: bool = True) -> Text:  # fmt: skip
     """The per-game summary: whose, master's budget, the counts of marks, and where the seat lost
-    most (`labels`: the option labels at each verdict's step)."""
+    most (`labels`: the option labels at each verdict's step) — "you" when the seat is the
+    reader's (`you`: the game's only human), else by its name."""
     out = Text(_("{name}'s decisions, judged by master ({n} iterations each)", name=name,
                  n=_.number(analysis.iterations)), "bold")  # fmt: skip
     out.append("\n")
     worst = analysis.worst()
     out.append("\n" + say_summary(analysis, None if worst is None else
-                                  dict(labels.get(worst.step, {})), _))  # fmt: skip
+                                  dict(labels.get(worst.step, {})), _,
+                                  None if you else name))  # fmt: skip
     return out
 
 
@@ -253,11 +255,13 @@ class AnalysisList(ModalScreen[int | None]):
     """
 
     def __init__(self, analysis: GameAnalysis, name: str,
-                 labels: Mapping[int, Mapping[int, str]], at: int) -> None:  # fmt: skip
+                 labels: Mapping[int, Mapping[int, str]], at: int,
+                 you: bool = True) -> None:  # fmt: skip
         super().__init__()
         _ = self.words = words_of(self)
         translate_bindings(self, _)
         self.analysis, self.name_, self.labels, self.at = analysis, name, labels, at
+        self.you = you  # the seat is the reader's: "You lost most…"
         self.shown: list[Verdict] = list(analysis.verdicts)  # all, or the marked ones (`f`)
 
     def compose(self) -> ComposeResult:
@@ -265,7 +269,8 @@ class AnalysisList(ModalScreen[int | None]):
         with Vertical() as box:
             box.border_title = _("Analysis (Enter: go to the step)")
             box.border_subtitle = self.filter_words()
-            yield Static(summary_text(self.analysis, self.name_, self.labels, _), id="summary")
+            yield Static(summary_text(self.analysis, self.name_, self.labels, _, self.you),
+                         id="summary")  # fmt: skip
             yield OptionList(*[Option(self.row(v)) for v in self.shown], id="verdicts")
         yield Footer()
 

@@ -252,7 +252,7 @@ class ReplayScreen(Screen[None]):
         _ = self.words
 
         def draw(width: int) -> Text:
-            out = summary_text(analysis, name, labels, _)
+            out = summary_text(analysis, name, labels, _, self.session.humans == [self.seat])
             out.append("\n")
             for v in analysis.verdicts:
                 if v.mark:
@@ -351,7 +351,8 @@ class ReplayScreen(Screen[None]):
                 self.show()
 
         self.app.push_screen(AnalysisList(self.analysis, self.names[self.seat], self.labels,
-                                          self.index), chosen)  # fmt: skip
+                                          self.index, self.session.humans == [self.seat]),
+                             chosen)  # fmt: skip
 
     def action_mark(self, delta: int) -> None:
         """The next (previous) decision marked ?!, ? or ??."""

@@ -192,15 +192,20 @@ export class QuestionPanel {
 
   /** A payment as whole plans (the rules' pay_plans). Plans that leave the ship the same holds
    * (the same amounts, whichever holds they are in: nothing in the rules tells two holds apart)
-   * are one choice; each says what it takes, and shows the holds it leaves. */
+   * are one choice, said by its plainest way (the fewest holds); each says what it takes, and
+   * shows the holds it leaves. */
   plans(q, ctx) {
     const ship = ctx.seat === null ? null : ctx.view.ships[ctx.seat];
     const groups = new Map();
     for (const plan of q.plans) {
       const left = ship ? holdsAfter(ship.holds, plan.label, plan.taken) : null;
       const key = left ? left.filter((h) => h.count > 0).map((h) => `${h.type} ${h.count}`).sort().join(",") : plan.label;
-      if (groups.has(key)) groups.get(key).others += 1;
-      else groups.set(key, { plan, left, others: 0 });
+      const same = groups.get(key);
+      if (!same) groups.set(key, { plan, left, others: 0 });
+      else { // one button: the way that takes from the fewest holds says it
+        same.others += 1;
+        if (plan.taken.length < same.plan.taken.length) Object.assign(same, { plan, left });
+      }
     }
     // those that empty more holds first (an empty hold takes any cargo), else in the rules' order
     const filled = (g) => (g.left ? g.left.filter((h) => h.count > 0).length : 0);
