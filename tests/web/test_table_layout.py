@@ -68,6 +68,16 @@ def test_six_ships_at_1280_leave_the_log_room_and_the_question_is_opaque(
     # (a preview that wraps) — the summary gives way and scrolls, the log keeps its 150 px
     heights = page.evaluate(TALL_JS)
     assert heights[0] >= 150 and heights[1] > 0, heights
+    # a question far taller still (a payment of 14 ways): it scrolls in its dock; the log stays
+    # inside its panel and the panel above the chat (a review saw log lines over the chat)
+    page.evaluate("document.querySelector('#question .test-tall').style.height = '900px'")
+    rects = page.evaluate(
+        "() => ['#dock', '.log-panel', '#log', '#chat'].map((s) => { const r = document"
+        ".querySelector(s).getBoundingClientRect(); return [r.top, r.bottom]; })"
+    )
+    dock, panel, log, chat = rects
+    assert dock[1] <= panel[0] and log[1] <= panel[1] + 0.5 and panel[1] <= chat[0], rects
+    assert log[1] - log[0] >= 150 and chat[1] <= 800, rects
     page.evaluate("document.querySelectorAll('.test-tall').forEach((e) => e.remove())")
     box = page.locator("#log p").last.bounding_box()
     assert box is not None and box["y"] + box["height"] <= 800
