@@ -3,10 +3,16 @@ verdicts and the lichess-like summary, in English and in French."""
 
 from __future__ import annotations
 
+import random
+
+from jamaica import Config
 from jamaica.analysis.core import GameAnalysis, Verdict
-from jamaica.analysis.words import render, say_summary, say_verdict
-from jamaica.i18n import Words
-from jamaica.rules import new_game
+from jamaica.analysis.words import load_labels, render, say_summary, say_verdict
+from jamaica.i18n import Words, translations
+from jamaica.rules import CHANCE, new_game
+from jamaica.rules.actions import LOAD
+from jamaica.rules.data import SLOTS
+from jamaica.rules.phrases import ENGLISH, amount
 
 from .test_core import SHORT, analysis, game
 
@@ -24,6 +30,11 @@ def test_each_verdict_is_said_with_the_player_s_own_labels() -> None:
         if step in by_step:
             d = s.pending(NAMES)
             labels = dict(zip(d.actions, d.options, strict=True))
+            if s.decision_kind() == "load":  # what is loaded, and what it throws out
+                labels = load_labels(s, ENGLISH)
+                for a, said in labels.items():
+                    assert said.startswith("load ") and (
+                        ", emptying its " in said) == ("empty and" in d.options[d.actions.index(a)])
             v = by_step[step]
             assert {o["action"]: o["label"] for o in v["options"]} == labels
             assert labels[v["chosen"]] in v["text"]
@@ -90,3 +101,25 @@ def test_another_seat_s_summary_names_its_player() -> None:
     assert f"Mary Read a le plus perdu à la manche 9 (chargement){NNBSP}:" in fr
     assert say_summary(GameAnalysis(0, ()), None, Words("en"), "Mary Read").endswith(
         "Master found nothing better than Mary Read's answers.")  # fmt: skip
+
+
+def test_a_load_says_what_is_loaded_and_what_it_throws_out() -> None:
+    """A review read "loading: empty and load into hold 2 (2 food)" as a load of 2 food: the
+    analysis says "load 1 gunpowder into hold 2, emptying its 2 food"."""
+    found = 0
+    for seed in range(6):
+        s = new_game(Config(players=3), log=False)
+        rng = random.Random(seed)
+        while not s.is_terminal() and found < 12:
+            if s.decision_kind() == "load" and len(s.legal) > 1:
+                assert s.q is not None
+                ship, resource, count = s.q[2]
+                for a, text in load_labels(s, ENGLISH).items():
+                    held = s.hold_counts[ship * SLOTS + a - LOAD]
+                    assert text.startswith(f"load {amount(count, resource)} into "), text
+                    assert (", emptying its " in text) == (held > 0), text
+                    found += 1
+                french = load_labels(s, translations("fr")).values()
+                assert all(t.startswith("charger ") for t in french), french
+            s.apply(s.sample_chance(rng) if s.current_player() == CHANCE else rng.choice(s.legal))
+    assert found >= 12

@@ -92,3 +92,20 @@ def test_the_sabre_question_after_the_star() -> None:
     s = _sabre_battle()
     s.apply("die star")
     assert "Anne Bonny rolled the star, which wins at once" in s.pending().prompt
+
+
+def test_the_6th_hold_s_cargo_and_its_card_are_told_apart_among_the_spoils() -> None:
+    """R6 / §8.6: the winner may take a hold's contents — the 6th Hold's too — or steal a
+    treasure card, and the 6th Hold card comes with its contents. A web player saw "take the
+    6th Hold (6 doubloons)" beside "steal 6th Hold" and could not tell them apart."""
+    from jamaica.bench import SCENES
+    from jamaica.rules.actions import Action
+
+    s = SCENES["spoils"]()
+    d = s.pending()
+    said = dict(zip((str(a) for a in d.actions), d.options, strict=True))
+    take = said[str(Action.parse("take 5"))]
+    steal = next(label for label in d.options if "6th Hold card" in label)
+    assert take == "take the cargo of the 6th Hold (6 doubloons), not the card", take
+    assert steal == "steal the 6th Hold card, with its cargo"
+    assert said[str(Action.parse("take 1"))] == "take hold 2 (2 food)"

@@ -12,8 +12,10 @@ from typing import Any
 
 from ..i18n import Words, translations
 from ..rules import Config, State, new_game
+from ..rules.actions import LOAD
+from ..rules.data import SLOTS
 from ..rules.hints import payment_label
-from ..rules.phrases import N_
+from ..rules.phrases import N_, Translations, amount, hold
 from .core import SYMBOLS, GameAnalysis, Verdict, payment_plans, payment_run, points
 
 # The kinds of question, as a reader names them (the catalog translates them).
@@ -48,8 +50,31 @@ def labels(
         t = translations(lang)
         return {i: payment_label(state, taken, t)
                 for i, (_, taken) in enumerate(payment_plans(state, run))}  # fmt: skip
+    if state.decision_kind() == "load":
+        return load_labels(state, translations(lang))
     d = state.pending(names, translations(lang))
     return {int(a): label for a, label in zip(d.actions, d.options, strict=True)}
+
+
+def load_labels(state: State, t: Translations) -> dict[int, str]:
+    """Each answer to a load question, saying what is loaded and what it throws out: "load 1
+    gunpowder into hold 2, emptying its 2 food" (the question's own labels, "empty and load into
+    hold 2 (2 food)", read out of context as if the food were the load)."""
+    assert state.q is not None
+    ship, resource, count = state.q[2]
+    load = amount(count, resource, t)
+    out = {}
+    for a in state.legal:
+        h = int(a) - LOAD
+        i = ship * SLOTS + h
+        if state.hold_counts[i] == 0:
+            out[int(a)] = t.gettext(N_("load {amount} into {hold}")).format(
+                amount=load, hold=hold(h, t))
+        else:
+            out[int(a)] = t.gettext(N_("load {amount} into {hold}, emptying its {cargo}")).format(
+                amount=load, hold=hold(h, t),
+                cargo=amount(state.hold_counts[i], state.hold_types[i], t))
+    return out
 
 
 def say_verdict(v: Verdict, words: dict[int, str], _: Words) -> str:

@@ -36,8 +36,10 @@ from .data import (
     CURSED,
     GHOST_NAME,
     GUNPOWDER,
+    HOLD6,
     LADY_BETH,
     LADY_BETH_BONUS,
+    SIXTH,
     SLOTS,
     SPACE_COST,
     STAR,
@@ -238,8 +240,13 @@ def _move_words(
 
 def _spoil(s: BaseState, loser: int, a: Action, t: Translations) -> str:
     g = t.gettext
+    if a == TAKE + SIXTH:  # the hold's cargo; stealing the card (below) takes both
+        return g(N_("take the cargo of {hold}, not the card")).format(
+            hold=_hold(s, loser, SIXTH, t))
     if TAKE <= a < TAKE + SLOTS:
         return g(N_("take {hold}")).format(hold=_hold(s, loser, a - TAKE, t))
+    if a == STEAL + HOLD6:
+        return g(N_("steal the 6th Hold card, with its cargo"))
     if STEAL <= a < STEAL_BLIND:
         return g(N_("steal {treasure}")).format(treasure=g(TREASURES[a - STEAL]))
     if a == STEAL_BLIND:

@@ -48,7 +48,7 @@ COUNTS: Final = {"inaccuracy": P_("{n} inaccuracy", "{n} inaccuracies"),
                  "blunder": P_("{n} blunder", "{n} blunders")}  # fmt: skip
 # The kinds of question whose answers say what they are ("Food / Forward", "forward to space 12",
 # "Pay food: …"); a row of another kind names it first ("gunpowder in battle: 2 gunpowder").
-SELF_SAID: Final = frozenset({"card", "move", "pay"})
+SELF_SAID: Final = frozenset({"card", "move", "pay", "load"})
 SHOWN_OPTIONS: Final = 5  # options listed at a step on a small screen (the played one always)
 
 

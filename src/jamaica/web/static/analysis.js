@@ -184,7 +184,7 @@ export class Analysis {
       const chosen = v.options.find((o) => o.action === v.chosen);
       const best = v.options[0];
       const what = el("span", { class: "v-what" });  // the question's kind, muted, then the answer
-      if (v.kind !== "pay") what.append(el("span", { class: "v-kind" }, t("{kind}: ", { kind: v.kind_words }))); // "Pay food: …" says it
+      if (v.kind !== "pay" && v.kind !== "load") what.append(el("span", { class: "v-kind" }, t("{kind}: ", { kind: v.kind_words }))); // "Pay food: …", "load 1 food into…" say it
       what.append(document.createTextNode(chosen ? chosen.label : ""));
       b.append(el("span", { class: "v-round" }, t("R{round}", { round: v.round })),
         el("span", { class: "v-symbol", "aria-hidden": "true" }, v.symbol || "·"),
