@@ -121,15 +121,35 @@ def verdict_row(verdict: Verdict, words: Mapping[int, str], _: Words = ENGLISH,
     out.pad_right(max(0, 13 - out.cell_len))
     if verdict.kind not in SELF_SAID:  # "0 gunpowder" alone does not say which question it was
         out.append(_("{kind}: ", kind=_(KIND_WORDS.get(verdict.kind, verdict.kind))), "dim")
-    out.append(words.get(verdict.chosen, "?"), "bold" if verdict.mark else "")
+    yours, best = words.get(verdict.chosen, "?"), words.get(verdict.values[0][0], "?")
+    if lost(verdict) and verdict.kind == "pay":  # where two long ways differ stays in sight
+        yours, best = differing(yours, best, _)
+    out.append(yours, "bold" if verdict.mark else "")
     if not lost(verdict):
         return _cut(out, width)
     rest = Text(f"−{points(verdict.loss, _)}", "dim")
-    rest.append(" · " + _("best: ") + words.get(verdict.values[0][0], "?"), "dim")
+    rest.append(" · " + _("best: ") + best, "dim")
     if not two_lines:
         return _cut(out.append("  ").append_text(rest), width)
     under = _cut(Text(" " * 13).append_text(rest), width)
     return _cut(out, width).append("\n").append_text(under)
+
+
+def differing(yours: str, best: str, _: Words = ENGLISH) -> tuple[str, str]:
+    """Two ways to pay as a row shows them: what both take is left out ("…"), so that where they
+    differ is not cut off — "Pay doubloons: … 2 from hold 4 and 1 from the 6th Hold" and "… 3 from
+    hold 4" (the panel says each in full)."""
+    head, colon, rest = yours.partition(": ")
+    _head, _colon, other = best.partition(": ")
+    if not colon or not _colon:
+        return yours, best
+    joint = _(" and ")
+    mine, theirs = rest.split(joint), other.split(joint)
+    only_mine = [p for p in mine if p not in theirs]
+    only_theirs = [p for p in theirs if p not in mine]
+    if not only_mine or not only_theirs or len(only_mine) == len(mine):
+        return yours, best
+    return f"{head}{colon}… " + joint.join(only_mine), "… " + joint.join(only_theirs)
 
 
 def _cut(text: Text, width: int | None) -> Text:
