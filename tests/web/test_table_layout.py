@@ -165,3 +165,28 @@ def test_a_chat_line_refused_by_the_flood_limit_stays_in_the_field(
         raise AssertionError("the flood limit never refused a line")
     assert page.input_value("#chat-input") == f"message {k}"
     page.context.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "laptop"])
+def test_a_ship_card_s_words_are_never_cut_on_a_touch_screen(
+    srv: Server, browser: Any, size: str
+) -> None:
+    """A review at 390×844 saw "John Ra…", "Port Royal · 32 to go · 3 c…": the whole text was
+    only in a tooltip, which a touch screen never shows. On a phone (and any screen without a
+    pointer that hovers) the ship cards' names and summaries wrap instead of being cut; on a
+    laptop the summary's tooltip says it whole."""
+    t = srv.table([("Reviewer", None), ("Mary Read", "greedy"), ("John Rackham", "greedy"),
+                   ("Olivier Levasseur", "greedy")])  # fmt: skip
+    page = open_page(browser, t["seats"][0]["url"], size)
+    page.wait_for_selector(".shipcard .ship-where")
+    cut = page.evaluate(
+        "() => [...document.querySelectorAll('.shipcard .ship-where, .shipcard .ship-head .name')]"
+        ".filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent)"
+    )
+    if size == "phone":
+        assert cut == [], cut
+        screenshot(page, "table-four-ships-phone")
+    else:
+        titles = page.eval_on_selector_all(".shipcard .ship-where", "(es) => es.map((e) => e.title)")
+        assert all(" to go" in title for title in titles), titles
+    page.context.close()
