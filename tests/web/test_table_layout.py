@@ -187,6 +187,6 @@ def test_a_ship_card_s_words_are_never_cut_on_a_touch_screen(
         assert cut == [], cut
         screenshot(page, "table-four-ships-phone")
     else:
-        titles = page.eval_on_selector_all(".shipcard .ship-where", "(es) => es.map((e) => e.title)")
+        titles = page.eval_on_selector_all(".shipcard .ship-where", "(s) => s.map((e) => e.title)")
         assert all(" to go" in title for title in titles), titles
     page.context.close()
