@@ -328,3 +328,17 @@ async def test_f_shows_only_the_marked_decisions_and_back(tmp_path: Path) -> Non
         await pilot.press("f", "f")  # marked only, then every decision again
         await pilot.pause()
         assert again.shown == list(verdicts)
+
+
+async def test_a_toast_reaches_the_screen_s_last_column(tmp_path: Path) -> None:
+    """A terminal review saw a stray letter in column 80 beside "No marked decision that way.":
+    Textual's toast rack kept a scrollbar's column free on the right, which showed what lay under
+    it. The toast now covers the screen's edge, in the replay and in the game."""
+    session = finished_game(tmp_path / "g.json", ["human", "greedy"])
+    for app in (ReplayApp(session, iterations=BUDGET), JamaicaApp(session)):
+        async with app.run_test(size=SMALL, notifications=True) as pilot:
+            await pilot.pause()
+            app.notify("No marked decision that way.")
+            await pilot.pause(0.2)
+            toast = app.screen.query("Toast").last()
+            assert toast.region.right == SMALL[0], (type(app).__name__, toast.region)

@@ -41,7 +41,7 @@ from .screens import (
     Help,
     SavedGameFound,
 )
-from .widgets import Drawn, LogView
+from .widgets import TOAST_CSS, Drawn, LogView
 
 # The bots offered in the setup screen: each with a budget of iterations, never of seconds, so
 # that a saved game resumed goes on exactly as it would have (`jamaica.session.reproducible`).
@@ -507,6 +507,7 @@ class Outcome:
 
 class JamaicaApp(App[None]):
     TITLE = "Jamaica"
+    CSS = TOAST_CSS
     ENABLE_COMMAND_PALETTE = False
     BINDINGS = [Binding("ctrl+q", "quit", N_("Quit"), show=False)]
 

@@ -37,7 +37,7 @@ from .analysis import (
 from .analysis_job import ITERATIONS, MAX_ITERATIONS, Request, analyse, cached
 from .lang import seen_events, shown_names, translate_bindings, words_of
 from .screens import Help, end_reason
-from .widgets import Drawn, LogView
+from .widgets import TOAST_CSS, Drawn, LogView
 
 SIDE: Final = 150  # from this width on, the marked decisions are listed beside the replay
 REPLAY_KEYS: Final = N_("""\
@@ -398,6 +398,7 @@ class ReplayScreen(Screen[None]):
 
 class ReplayApp(App[None]):
     TITLE = "Jamaica — replay"
+    CSS = TOAST_CSS
 
     def on_load(self) -> None:
         _ = self.words

@@ -20,6 +20,10 @@ def wrapped(text: Text, width: int, console: Console) -> list[Text]:
     return list(text.wrap(console, width, overflow="fold"))
 
 
+# Textual's toasts sit in a rack that scrolls, with a scrollbar's column kept free on the right:
+# a toast then left the screen's last column showing what was under it (a stray letter).
+TOAST_CSS = "ToastRack { scrollbar-size-vertical: 0; }"
+
 class Drawn(Widget):
     """A panel whose text is drawn for its current width (`draw(width)`), wrapped to it, and
     drawn again when the terminal is resized; its height is the number of lines."""
