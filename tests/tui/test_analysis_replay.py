@@ -342,3 +342,21 @@ async def test_a_toast_reaches_the_screen_s_last_column(tmp_path: Path) -> None:
             await pilot.pause(0.2)
             toast = app.screen.query("Toast").last()
             assert toast.region.right == SMALL[0], (type(app).__name__, toast.region)
+
+
+async def test_the_footer_dims_the_keys_that_step_past_either_end(tmp_path: Path) -> None:
+    """At the last step "→ Next  ↓ Round" did nothing yet looked alive (a terminal review)."""
+    session = finished_game(tmp_path / "g.json", ["human", "greedy"])
+    app = ReplayApp(session, iterations=BUDGET)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen)
+        assert screen.check_action("step", (1,)) and screen.check_action("step", (-1,)) is None
+        await pilot.press("end")
+        assert screen.check_action("step", (1,)) is None
+        assert screen.check_action("round", (1,)) is None and screen.check_action("step", (-1,))
+        await pilot.press("right")  # dimmed: nothing happens
+        assert screen.index == len(screen.states) - 1
+        await pilot.press("left")
+        assert screen.check_action("step", (1,)) and screen.index == len(screen.states) - 2

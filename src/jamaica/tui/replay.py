@@ -169,7 +169,17 @@ class ReplayScreen(Screen[None]):
     def wide(self) -> bool:
         return self.has_class("-wide")
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Stepping past either end does nothing: its keys show dimmed in the footer there."""
+        if action in ("step", "round") and parameters and hasattr(self, "states"):
+            delta = int(str(parameters[0]))
+            last = len(self.states) - 1
+            if (delta > 0 and self.index >= last) or (delta < 0 and self.index == 0):
+                return None
+        return True
+
     def show(self) -> None:
+        self.refresh_bindings()
         s = self.states[self.index]
         view = s.view(self.seat)
         names = self.names
