@@ -194,3 +194,26 @@ def test_answers_that_were_not_the_player_s_are_not_judged() -> None:
     b = analyse_game(SHORT, game(), 0, iterations=40, seed=0, skip=away)
     assert [v.step for v in b.verdicts] == [v.step for v in a.verdicts if v.step not in away]
     assert all(v in a.verdicts for v in b.verdicts)  # the others judged as before
+
+
+def test_a_mark_is_looked_at_twice() -> None:
+    """With many answers each gets few worlds, and the noise between two of them can pass a
+    threshold (reviewers doubted marks between near-equal answers). An answer that would be
+    marked is valued again with its best rival, the question's whole budget on those two; every
+    other verdict is the first look's."""
+    history = game()
+    first = analyse_game(SHORT, history, 0, iterations=400, second_look=False)
+    twice = analyse_game(SHORT, history, 0, iterations=400)
+    assert [v.step for v in first.verdicts] == [v.step for v in twice.verdicts]
+    looked = 0
+    for a, b in zip(first.verdicts, twice.verdicts, strict=True):
+        if not a.mark:
+            assert a == b  # no second look
+            continue
+        looked += 1
+        again = dict(b.values)
+        assert again[a.chosen] != dict(a.values)[a.chosen] or again[a.best] != a.values[0][1]
+        assert b.loss == round(max(0.0, b.values[0][1] - again[b.chosen]), 4)
+    assert looked >= 2
+    marked = sum(1 for v in twice.verdicts if v.mark)
+    assert marked < sum(1 for v in first.verdicts if v.mark)  # noise left unmarked

@@ -45,6 +45,7 @@ GAME_BUDGET: Final = 40_000  # iterations for the whole game, at most
 MIN_ITERATIONS: Final = 64  # per question, however long the game…
 MAX_QUESTIONS: Final = GAME_BUDGET // MIN_ITERATIONS  # …so only the first 625 are judged
 SEED_STRIDE: Final = 1_000_003  # one seed per question: seed * SEED_STRIDE + its rank
+SECOND_LOOK: Final = 1 << 40  # added to a question's seed for its second look (a mark's)
 PLANS: Final = 24  # ways to pay listed per payment (and the player's own, if not among them)
 Taken = tuple[tuple[int, int], ...]  # what a payment takes from each hold: (hold, tokens)
 
@@ -198,16 +199,32 @@ def budget(count: int, iterations: int = DEFAULT_ITERATIONS) -> int:
     return max(min(iterations, MIN_ITERATIONS), min(iterations, GAME_BUDGET // count))
 
 
-def judge(state: State, player: int, chosen: int, step: int, iterations: int, seed: int) -> Verdict:
+def judge(state: State, player: int, chosen: int, step: int, iterations: int, seed: int,
+          second_look: bool = True) -> Verdict:  # fmt: skip
     """The verdict on `player`'s answer `chosen` to the pending question of `state`, from the
-    player's view only (master searches worlds drawn from it)."""
-    found = MasterBot(seed).option_values(state, player, iterations)
-    return _verdict(state, step, {int(a): v for a, v in found.items()}, chosen)
+    player's view only (master searches worlds drawn from it). A loss that would be marked is
+    looked at again (`second_look`)."""
+    found = {int(a): v for a, v in MasterBot(seed).option_values(state, player, iterations).items()}
+    if second_look and _marked(found, chosen, state.n):
+        best = _best(found)
+        again = MasterBot(seed + SECOND_LOOK).option_values(
+            state, player, iterations, [a for a in state.legal if int(a) in (best, chosen)])
+        found.update({int(a): v for a, v in again.items()})
+    return _verdict(state, step, found, chosen)
+
+
+def _best(found: dict[int, float]) -> int:
+    return min(found, key=lambda a: (-found[a], a))  # as `_verdict` sorts them
+
+
+def _marked(found: dict[int, float], chosen: int, players: int) -> bool:
+    """Whether the answer `chosen` would be marked on these values (a first look)."""
+    return bool(mark(max(0.0, found[_best(found)] - found.get(chosen, 0.0)), players))
 
 
 def judge_payment(
     state: State, player: int, run: Sequence[int], step: int, iterations: int, seed: int,
-    plans: list[tuple[tuple[int, ...], Taken]] | None = None,
+    plans: list[tuple[tuple[int, ...], Taken]] | None = None, second_look: bool = True,
 ) -> Verdict | None:  # fmt: skip
     """The verdict on the way `player` made the payment pending in `state` (its answers: `run`):
     master values each way to pay (`plans`, by default `payment_plans`; the verdict's answers
@@ -217,8 +234,14 @@ def judge_payment(
         return None
     taken = payment_taken(state, run)
     chosen = next(i for i, (_, t) in enumerate(plans) if t == taken)
-    found = MasterBot(seed).plan_values(state, player, [p for p, _ in plans], iterations)
-    return _verdict(state, step, dict(enumerate(found)), chosen)
+    found = dict(enumerate(MasterBot(seed).plan_values(state, player, [p for p, _ in plans],
+                                                        iterations)))  # fmt: skip
+    if second_look and _marked(found, chosen, state.n):
+        two = [_best(found), chosen]
+        again = MasterBot(seed + SECOND_LOOK).plan_values(state, player,
+                                                          [plans[i][0] for i in two], iterations)
+        found.update(zip(two, again, strict=True))
+    return _verdict(state, step, found, chosen)
 
 
 def _verdict(state: State, step: int, found: dict[int, float], chosen: int) -> Verdict:
@@ -249,11 +272,18 @@ def analyse_game(
     seed: int = 0,
     progress: Callable[[int, int], None] | None = None,
     skip: Collection[int] = (),
+    second_look: bool = True,
 ) -> GameAnalysis:
     """Judge every question `player` answered with a choice in the game `history` (every action
     applied since `new_game(config)`, chance outcomes included), but the steps of `skip` (answers
     that were not the player's: a bot played for them while they were away, or their time ran
-    out). `progress(done, total)` is called before the first question and after each one."""
+    out). `progress(done, total)` is called before the first question and after each one.
+
+    A mark is looked at twice (`second_look`): the first look values every answer, each tried
+    about as often, so with many answers each gets few worlds and the noise between two of them
+    can pass a threshold. When the answer taken would be marked, master values it and the best
+    answer again, the question's whole budget on those two (`SECOND_LOOK`: a seed of their own);
+    the verdict keeps those two values. At most twice the budget, for the marked questions only."""
     if not 0 <= player < config.players:
         raise ValueError(f"player must be a seat from 0 to {config.players - 1}, not {player}")
     if iterations < 1:
@@ -275,9 +305,9 @@ def analyse_game(
     for done, (rank, step, state, run, plans) in enumerate(found):
         seeded = seed * SEED_STRIDE + rank
         if plans:
-            verdict = judge_payment(state, player, run, step, each, seeded, plans)
+            verdict = judge_payment(state, player, run, step, each, seeded, plans, second_look)
         else:
-            verdict = judge(state, player, history[step], step, each, seeded)
+            verdict = judge(state, player, history[step], step, each, seeded, second_look)
         if verdict is not None:
             verdicts.append(verdict)
         if progress is not None:

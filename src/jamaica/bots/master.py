@@ -128,17 +128,20 @@ class MasterBot(ISMCTSBot):
             return self.heads_up
         return min(self.iterations, round(2 * self.heads_up / players))
 
-    def option_values(self, state: State, player: int, iterations: int) -> dict[Action, float]:
+    def option_values(
+        self, state: State, player: int, iterations: int, only: Sequence[Action] | None = None
+    ) -> dict[Action, float]:
         """Master's value, in [0, 1] (about a win chance), of each legal answer of `player`'s
-        question, every answer tried about as often: `iterations` in all. From `player`'s view
-        only: every world searched is drawn from it."""
-        legal = state.legal_actions()
-        self._root_legal = None
+        question (or of the answers `only`), every answer tried about as often: `iterations` in
+        all. From `player`'s view only: every world searched is drawn from it."""
+        legal = state.legal_actions() if only is None else list(only)
+        self._root_legal = None if only is None else legal
         self._sweep = True
         try:
             root = self.search(state, player, max(iterations, len(legal)))
         finally:
             self._sweep = False
+            self._root_legal = None
         values = self._root_values(root, player)
         return {a: values[a][1] for a in legal if a in values}
 

@@ -163,7 +163,8 @@ def analyse(request: Request, progress: Progress, cancelled: Callable[[], bool],
 
 
 # --- kept beside the save file -------------------------------------------------------------------
-KEPT_FORMAT = 2  # 2: a payment is one verdict (its ways to pay, by index)
+KEPT_FORMAT = 3  # 2: a payment is one verdict (its ways to pay, by index); 3: one way per
+# result, the Ghost Ship's decisions named as its own, a mark looked at twice
 MAX_KEPT_BYTES = 4_000_000
 MAX_KEPT = 16  # analyses in one file (seats × budgets); the oldest go first
 
