@@ -228,3 +228,16 @@ def test_a_score_s_sum_is_written_with_a_minus_sign() -> None:
     assert sum_text(2, 6, -4) == "2+6−4"
     assert sum_text(-5, 3, 0) == "−5+3+0"
     assert "+-" not in sum_text(15, -2, -3)
+
+
+def test_the_ghost_ship_s_french_name_is_whole_where_there_is_room() -> None:
+    """At 80 columns the ships' column is 44 wide: a terminal review saw "le Vaisseau fantô…" with
+    spaces to spare (the place took a fixed field of 5 and the names at most 18 cells)."""
+    from jamaica.i18n import Words
+
+    seats = make_seats(["human", "greedy"], ["Anne Bonny", "Mary Read"])
+    s = GameSession(Config(2), seats, 1).state
+    names = ["Anne Bonny", "Mary Read", "le Vaisseau fantôme"]
+    text = render.ships_text(s.view(0), names, 44, _=Words("fr")).plain
+    assert "le Vaisseau fantôme " in text and "…" not in text, text
+    assert all(len(line) <= 44 for line in text.split("\n")), text

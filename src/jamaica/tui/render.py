@@ -310,9 +310,12 @@ def ships_text(
     ghosts = ghost_ships(view)
     tag_of = tags(names, ghosts, _)
     rests: list[Text] = []
+    # the places as wide as the widest of them ("PR" at the start, "done" at the end): the
+    # names get the rest ("le Vaisseau fantôme" whole, where a fixed field of 5 cut it)
+    place_w = max([cell_len(_place(ship, _)) for ship in view["ships"]] + [2])
     for ship in view["ships"]:
         rest = Text("⚑" if ship["ship"] == view["captain"] else " ", STYLES["token"])
-        rest.append(f"{_place(ship, _):>5} ", "bold")
+        rest.append(f" {_place(ship, _):>{place_w}} ", "bold")
         rest.append_text(holds_text(ship["holds"], _=_))
         extras = []
         if ship["face_down"]:
@@ -323,7 +326,7 @@ def ships_text(
         rest.append("  " + " ".join(extras), "dim")
         rests.append(rest)
     # The names get what the widest line leaves (the start takes 4 cells: ▸, tag, space).
-    name_w = max(4, min(18, width - 4 - max(r.cell_len for r in rests)))
+    name_w = max(4, min(20, width - 4 - max(r.cell_len for r in rests)))
     lines: list[Text] = []
     for ship, rest in zip(view["ships"], rests, strict=True):
         k, ghost = ship["ship"], ship["ghost"]
