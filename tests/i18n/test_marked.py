@@ -186,7 +186,7 @@ def unmarked_python(source: str, name: str = "<source>") -> list[str]:
                     exempt.update(id(n) for n in ast.walk(kw.value))
         if isinstance(node, (ast.Assign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            if any(isinstance(t, ast.Name) and t.id in ("DEFAULT_CSS", "CSS", "__all__")
+            if any(isinstance(t, ast.Name) and (t.id in ("CSS", "__all__") or t.id.endswith("_CSS"))
                    for t in targets):  # fmt: skip
                 exempt.update(id(n) for n in ast.walk(node))
         if isinstance(node, ast.Subscript):  # d["key"]

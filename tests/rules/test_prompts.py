@@ -23,10 +23,10 @@ def _arrive_on_space_2(cargo: list[tuple[str, int]]) -> State:
 def test_a_payment_the_engine_began_says_what_is_left_to_pay() -> None:
     """§6: "The player chooses which holds to pay from." Between two holds of 2 food there is
     nothing to choose, so the engine takes the first token itself; only then do the holds
-    differ (1 and 2) and the question comes. The log says "pays 3 food"; the question said
+    differ (1 and 2) and the question comes. The log says "must pay 3 food"; the question said
     "2 food still to pay", as if that were the cost. It must say what is left of what."""
     s = _arrive_on_space_2([("food", 2), ("food", 2), ("gold", 3)])
-    assert texts(s)[-1] == "Anne Bonny pays 3 food for space 2."
+    assert texts(s)[-1] == "Anne Bonny must pay 3 food for space 2."
     d = s.pending()
     assert d.kind == "pay"
     assert d.prompt == (

@@ -144,14 +144,16 @@ def test_the_ghost_ships_moves_cost_nothing() -> None:
 
 def test_the_payment_question_says_what_is_left_of_what() -> None:
     """Issue 24, item 9: between two holds of 2 food the engine takes the first token itself;
-    the log says "pays 3 food", the question what is left of it."""
+    the log says "must pay 3 food" (not "pays": the player has yet to say from which holds — a
+    review read "pays" beside the question as a payment already made), the question what is left
+    of it."""
     from tests.rules.helpers import holds, place, round_, start
 
     s = start(Config(3), hands=[("fwd-fwd", "gold-gold", "food-gun")] * 3)
     place(s, 0, 1)
     holds(s, 0, [("food", 2), ("food", 2), ("gold", 3)])
     round_(s, (1, 2), 1, {0: "fwd-fwd"})
-    assert s.events_for(0)[-1]["text"] == "Anne Bonny pays 3 food for space 2."
+    assert s.events_for(0)[-1]["text"] == "Anne Bonny must pay 3 food for space 2."
     q = question(s, 0, NAMES)
     assert q.prompt.plain == (
         "Anne Bonny: 3 food for space 2, 1 taken already: 2 still to pay — from which holds?"

@@ -251,7 +251,7 @@ def _describe(
     if code == E_IGNORED:
         return g(N_("{ship} has finished; the evening action is ignored.")).format(ship=n(0))
     if code == E_PAY:
-        return g(N_("{ship} pays {amount} for space {space}.")).format(
+        return g(N_("{ship} must pay {amount} for space {space}.")).format(
             ship=n(0), amount=words.amount(a[2], a[1], t), space=a[3])
     if code == E_SHORTAGE:
         return g(N_("shortage! {ship} owes {amount} but has only {has}, and pays it all.")).format(
