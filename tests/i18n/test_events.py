@@ -82,3 +82,15 @@ def test_a_sentence_after_an_exclamation_starts_with_a_capital(lang: str) -> Non
     assert first in ("Battle", "Abordage\u202f"), text
     assert second.lstrip()[:1].isupper(), text
     assert ("Ghost" if lang == "en" else "fantôme") in second, text
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_ghost_ship_s_firepower_says_where_its_bonus_comes_from(lang: str) -> None:
+    """§10: the Ghost Ship holds Lady Beth (+2) and has no gunpowder. A review read "The Ghost
+    Ship rolls 4: firepower 6" and could not tell where the 2 came from."""
+    from jamaica.rules.events import E_DIE
+
+    ghost = describe_in((1, E_DIE, 2, 1, 6), 2, lang=lang)  # ship 2 of 2 players: the Ghost Ship
+    assert "Lady Beth" in ghost and "+2" in ghost, ghost
+    player = describe_in((1, E_DIE, 0, 1, 6), 2, lang=lang)
+    assert "Lady Beth" not in player, player

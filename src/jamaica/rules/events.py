@@ -289,6 +289,9 @@ def _describe(
     if code == E_DIE:
         if a[1] == 5:
             return g(N_("{ship} rolls the star!")).format(ship=n(0))
+        if a[0] >= players:  # §10: the Ghost Ship holds Lady Beth and has no gunpowder
+            return g(N_("{ship} rolls {face}: firepower {power} (Lady Beth: +2).")).format(
+                ship=n(0), face=g(words.COMBAT_FACES[a[1]]), power=a[2])
         return g(N_("{ship} rolls {face}: firepower {power}.")).format(
             ship=n(0), face=g(words.COMBAT_FACES[a[1]]), power=a[2])
     if code == E_SABRE:
