@@ -22,6 +22,7 @@ from jamaica.analysis.core import (
     mark,
     payment_plans,
     payment_run,
+    percent,
     points,
     question_kind,
     questions,
@@ -125,8 +126,25 @@ def test_values_best_first_loss_and_mark_agree() -> None:
         assert values == sorted(values, reverse=True)
         assert all(0.0 <= x <= 1.0 for x in values)
         assert v.best == v.values[0][0]
-        assert v.loss == pytest.approx(max(0.0, values[0] - dict(v.values)[v.chosen]), abs=1e-4)
+        # the loss is the difference of the two percentages shown: 51% and 47% lose 4 points
+        # (a review saw "5 pts" beside 51% and 47%, from 0.514 − 0.466)
+        shown = percent(values[0]) - percent(dict(v.values)[v.chosen])
+        assert v.loss == pytest.approx(max(0, shown) / 100) and points(v.loss) == max(0, shown)
         assert v.mark == mark(v.loss, SHORT.players)
+
+
+def test_a_loss_is_the_difference_of_the_percentages_shown() -> None:
+    """0.514 and 0.466 are shown as 51% and 47%: the loss is 4 points (not 0.048, "5 pts")."""
+    from jamaica.analysis.core import _verdict
+
+    s = new_game(SHORT, log=False)
+    while s.current_player() == CHANCE or len(s.legal) < 2:
+        s.apply(s.legal[0])
+    a, b = (int(x) for x in s.legal[:2])
+    v = _verdict(s, 0, {a: 0.514, b: 0.466}, b)
+    assert (percent(0.514), percent(0.466)) == (51, 47)
+    assert points(v.loss) == 4 and v.mark == ""
+    assert percent(0.515) == 52 and percent(0.285) == 28  # as the page's Math.round(v * 100)
 
 
 def test_the_marks_are_the_thresholds() -> None:
@@ -213,7 +231,7 @@ def test_a_mark_is_looked_at_twice() -> None:
         looked += 1
         again = dict(b.values)
         assert again[a.chosen] != dict(a.values)[a.chosen] or again[a.best] != a.values[0][1]
-        assert b.loss == round(max(0.0, b.values[0][1] - again[b.chosen]), 4)
+        assert b.loss == max(0, percent(b.values[0][1]) - percent(again[b.chosen])) / 100
     assert looked >= 2
     marked = sum(1 for v in twice.verdicts if v.mark)
     assert marked < sum(1 for v in first.verdicts if v.mark)  # noise left unmarked

@@ -60,7 +60,7 @@ class Verdict:
     kind: str  # `question_kind`: "card", "move", "load", …, "ghost_move" (the Captain's), …
     values: tuple[tuple[int, float], ...]  # (action id, master's value), best first
     chosen: int  # the action id the player took
-    loss: float  # best value − chosen value (≥ 0)
+    loss: float  # the best value − the chosen value, as the percentages shown (≥ 0, whole points)
     mark: str  # "", "inaccuracy", "mistake", "blunder"
 
     @property
@@ -122,6 +122,13 @@ def thresholds(players: int = 2) -> tuple[tuple[str, float], ...]:
 def points(loss: float) -> int:
     """A loss of win chance in whole percentage points, as every screen shows it (half up)."""
     return math.floor(round(loss * 100, 6) + 0.5)
+
+
+def percent(value: float) -> int:
+    """A value in [0, 1] as the whole percentage every screen shows: exactly the page's
+    `Math.round(value * 100)` (half up on the product as computed: 0.515 → 52, and 0.285 → 28,
+    for 0.285 × 100 is 28.499999999999996)."""
+    return math.floor(value * 100 + 0.5)
 
 
 def mark(loss: float, players: int = 2) -> str:
@@ -248,7 +255,8 @@ def _verdict(state: State, step: int, found: dict[int, float], chosen: int) -> V
     values = sorted(((a, round(v, 4)) for a, v in found.items()), key=lambda x: (-x[1], x[0]))
     best = values[0][1]
     mine = dict(values).get(chosen, best)
-    loss = round(max(0.0, best - mine), 4)
+    # the difference of the two percentages shown, so that "51%" and "47%" lose "4 pts"
+    loss = max(0, percent(best) - percent(mine)) / 100
     return Verdict(step, state.rnd, question_kind(state), tuple(values), chosen, loss,
                    mark(loss, state.n))  # fmt: skip
 
@@ -318,4 +326,4 @@ def analyse_game(
 __all__ = ["DEFAULT_ITERATIONS", "GAME_BUDGET", "KINDS", "MARKS", "MAX_QUESTIONS",
            "MIN_ITERATIONS", "SYMBOLS", "THRESHOLDS", "GameAnalysis", "Verdict", "analyse_game",
            "analysed", "budget", "judge", "judge_payment", "mark", "payment_plans", "payment_run",
-           "points", "question_kind", "questions", "thresholds"]  # fmt: skip
+           "percent", "points", "question_kind", "questions", "thresholds"]  # fmt: skip

@@ -27,6 +27,7 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..analysis.core import payment_run
+from ..analysis.core import percent as shown_percent
 from ..analysis.core import points as shown_points
 from ..analysis.words import KIND_WORDS, labels, say_summary
 from ..i18n import Words
@@ -54,7 +55,7 @@ SHOWN_OPTIONS: Final = 5  # options listed at a step on a small screen (the play
 
 def percent(x: float, _: Words = ENGLISH) -> str:
     """A value in [0, 1] as a whole percentage, in the reader's writing ("62%", "62 %")."""
-    return _("{value}%", value=_.number(round(100 * x)))
+    return _("{value}%", value=_.number(shown_percent(x)))
 
 
 def points(loss: float, _: Words = ENGLISH) -> str:
