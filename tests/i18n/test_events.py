@@ -94,3 +94,14 @@ def test_the_ghost_ship_s_firepower_says_where_its_bonus_comes_from(lang: str) -
     assert "Lady Beth" in ghost and "+2" in ghost, ghost
     player = describe_in((1, E_DIE, 0, 1, 6), 2, lang=lang)
     assert "Lady Beth" not in player, player
+
+
+def test_french_contracts_a_le_and_de_le() -> None:
+    """A terminal review read "… face cachée à le Vaisseau fantôme": French says "au"."""
+    from jamaica.rules.events import E_STEAL_BLIND
+
+    names = ["Mary Read", "Anne Bonny", data.GHOST_NAME]
+    text = describe_in((1, E_STEAL_BLIND, 0, 2), 2, names, lang="fr")
+    assert " au Vaisseau fantôme" in text and "à le " not in text, text
+    assert describe_in((1, E_STEAL_BLIND, 0, 2), 2, names) == describe(
+        (1, E_STEAL_BLIND, 0, 2), 2, names)  # English: unchanged

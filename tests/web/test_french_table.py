@@ -115,6 +115,8 @@ def _no_english(page: Any, where: str) -> str:
     own = _own_words(page).replace("the Ghost Ship", "")
     found = sorted({m.group(0) for m in ENGLISH_RE.finditer(own)})
     assert found == [], f"{where}: English left on the page: {found}\n{own}"
+    loose = re.findall(r"\b(?:à|de) les? [A-ZÀ-Ý]\w*", page.inner_text("body"))  # "au", "du"
+    assert loose == [], f"{where}: French not contracted: {loose}"
     return own
 
 

@@ -11,7 +11,7 @@ from typing import Final
 
 from . import phrases as words
 from .data import CARD_NAMES, GHOST_NAME, PIRATES
-from .phrases import ENGLISH, N_, Translations
+from .phrases import ENGLISH, N_, Translations, contract
 
 # code: (name, template). Args are named in the template: ship names are {0}, {1}… via helpers.
 (
@@ -188,7 +188,7 @@ def describe(
     """The event in plain words (a sentence: its first letter a capital); `names` (per ship)
     replaces the pirates' names (never translated); `t` says it in another language (a
     `gettext` catalog: `jamaica.i18n.events`)."""
-    text = _describe(event, players, names, t)
+    text = contract(_describe(event, players, names, t))
     text = text[:1].upper() + text[1:]
     # "Battle! The Ghost Ship attacks…": a sentence after an exclamation starts with a capital
     for mark in ("! ", "!\u202f", "\u202f! "):

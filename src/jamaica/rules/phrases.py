@@ -7,6 +7,7 @@ messages for `jamaica i18n extract`. Standard library only, no I/O.
 from __future__ import annotations
 
 import gettext
+import re
 from typing import Final, Protocol
 
 from .data import PORT, SEA, SPACE_COST, SPACE_TYPE
@@ -46,6 +47,18 @@ SHORTAGES: Final = (N_("port"), N_("sea"), N_("lair"), N_("stay"))
 STOLEN: Final = {1: N_("the stolen food"), 2: N_("the stolen gunpowder"),
                  3: N_("the stolen doubloons")}  # fmt: skip
 GHOST: Final = N_("the Ghost Ship")
+
+
+# French contracts "à le" and "de le" (and their plurals) before a name that carries its article
+# ("vole une carte au Vaisseau fantôme", not "à le Vaisseau fantôme"). Only before a capital: "le"
+# before a verb is a pronoun ("prêt à le charger") and stays. English never has these words.
+_CONTRACTION: Final = re.compile(r" (à|de) (les?) (?=[A-ZÀ-Ý])")
+_JOINED: Final = {("à", "le"): "au", ("de", "le"): "du", ("à", "les"): "aux", ("de", "les"): "des"}
+
+
+def contract(text: str) -> str:
+    """`text` with French's contractions of "à"/"de" and a name's article made."""
+    return _CONTRACTION.sub(lambda m: f" {_JOINED[m.group(1), m.group(2)]} ", text)
 
 
 def amount(count: int, resource: int, t: Translations = ENGLISH) -> str:

@@ -77,6 +77,7 @@ from .phrases import (
     Translations,
     amount,
     card,
+    contract,
     hold,
     space,
 )
@@ -187,7 +188,8 @@ def pending(
         prompt, labels = _chance_words(kind, legal, [ship_name(k, n) for k in range(s.ns)], t)
     if not labels:
         labels = [str(a) for a in legal]
-    return Decision(who, KIND_NAMES[kind], prompt, legal, tuple(labels), context)
+    return Decision(who, KIND_NAMES[kind], contract(prompt), legal,
+                    tuple(contract(label) for label in labels), context)  # fmt: skip
 
 
 def question_ship(s: BaseState) -> int:

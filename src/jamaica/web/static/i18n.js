@@ -9,9 +9,16 @@ export const LANGUAGES = { en: "English", fr: "Français" };
 let lang = "en";
 let messages = {};
 
+// French contracts "à le" and "de le" (and plurals) before a name that carries its article:
+// "au Vaisseau fantôme", not "à le Vaisseau fantôme"; only before a capital ("prêt à le charger"
+// keeps its pronoun) — as rules.phrases.contract.
+const JOINED = { àle: "au", dele: "du", àles: "aux", deles: "des" };
+const contract = (s) => s.replace(/ (à|de) (les?) (?=[A-ZÀ-Ý])/g, (m, p, a) => ` ${JOINED[p + a]} `);
+
 function fill(text, values) {
   if (!values) return text;
-  return text.replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m));
+  const out = text.replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m));
+  return contract(out);
 }
 
 export function t(id, values = null) {
