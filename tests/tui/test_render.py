@@ -241,3 +241,22 @@ def test_the_ghost_ship_s_french_name_is_whole_where_there_is_room() -> None:
     text = render.ships_text(s.view(0), names, 44, _=Words("fr")).plain
     assert "le Vaisseau fantôme " in text and "…" not in text, text
     assert all(len(line) <= 44 for line in text.split("\n")), text
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_header_says_when_the_captain_moves_the_ghost_ship(lang: str) -> None:
+    """A review read "next: Anne Bonny moves" where Anne, the Captain, moved the Ghost Ship."""
+    from jamaica import CHANCE, new_game
+    from jamaica.i18n import Words
+    from jamaica.rules.prompts import question_ship
+
+    s, rng = new_game(Config(2), log=False), random.Random(4)
+    while not (s.decision_kind() == "move" and question_ship(s) == s.gh):
+        s.apply(s.sample_chance(rng) if s.current_player() == CHANCE else rng.choice(s.legal))
+    names = ["Anne Bonny", "Mary Read", "the Ghost Ship" if lang == "en" else "le Vaisseau fantôme"]
+    said = render.turn_words(s.view(None), names, Words(lang), question_ship(s)).plain
+    captain = names[s.current_player()]
+    assert said == (f"{captain} moves the Ghost Ship" if lang == "en"
+                    else f"{captain} déplace le Vaisseau fantôme"), said  # fmt: skip
+    own = render.turn_words(s.view(None), names, Words(lang)).plain  # no ship given: as before
+    assert "Ghost" not in own and "fantôme" not in own

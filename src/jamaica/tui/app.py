@@ -27,6 +27,7 @@ from textual.widgets.option_list import Option
 from ..i18n import Words
 from ..rules import Config, IllegalActionError
 from ..rules.phrases import N_
+from ..rules.prompts import question_ship
 from ..session import GameSession, Seat, clean_name, free_save_path, make_seats
 from . import profile, render
 from .choices import Question, question
@@ -334,7 +335,9 @@ class Table(Screen[None]):
         if w < 80 or h < 24:  # say why things are cut off
             return Text(_("The terminal is {w}×{h}: the table needs 80×24 or more.",
                                    w=w, h=h), "bold")  # fmt: skip
-        return render.status_line(self.view, self.names, width, self.words)
+        state = self.session.state
+        ship = -1 if state.is_terminal() else question_ship(state)
+        return render.status_line(self.view, self.names, width, self.words, ship)
 
     def draw_board(self) -> None:
         view = self.view
@@ -372,7 +375,8 @@ class Table(Screen[None]):
         if self.session.state.is_terminal():
             prompt.show(lambda w: Text(_("The race is over.")))
         elif who is None or who != self.viewer or self.busy:
-            waiting = render.turn_words(self.view, self.names, _)
+            waiting = render.turn_words(self.view, self.names, _,
+                                        question_ship(self.session.state))  # fmt: skip
             prompt.show(lambda w: Text.assemble((_("Waiting: "), "dim"), waiting, ("…", "dim")))
         else:
             q = question(self.session.state, who, self.names, _)

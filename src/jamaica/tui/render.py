@@ -29,7 +29,7 @@ from ..rules.data import (
     SPACE_TYPE,
     TREASURE_NAMES,
 )
-from ..rules.phrases import N_, P_, TREASURES
+from ..rules.phrases import N_, P_, TREASURES, contract
 from ..rules.phrases import card as card_words
 from .lang import ENGLISH
 
@@ -606,14 +606,28 @@ TURN_WORDS: Final = {
 }
 
 
-def turn_words(view: Mapping[str, Any], names: Sequence[str], _: Words = ENGLISH) -> Text:
-    """Who is to do what, in words: "Anne Bonny chooses a card", "the combat die is rolled"."""
+# What the deciding player does for another ship (the Captain for the Ghost Ship, say).
+FOR_SHIP_WORDS: Final = {
+    "move": N_("moves {ship}"),
+    "powder": N_("spends gunpowder for {ship}"),
+    "spoils": N_("chooses the spoils for {ship}"),
+    "attack": N_("chooses whom {ship} attacks"),
+}
+
+
+def turn_words(view: Mapping[str, Any], names: Sequence[str], _: Words = ENGLISH,
+               for_ship: int = -1) -> Text:  # fmt: skip
+    """Who is to do what, in words: "Anne Bonny chooses a card", "the combat die is rolled";
+    "Anne Bonny moves the Ghost Ship" when the question is for another ship (`for_ship`: the
+    rules' `question_ship`)."""
     pending = view["pending"]
     if view["game_over"]:
         return Text(_("the game is over"))
     kind = pending["kind"]
     words = _(TURN_WORDS[kind]) if kind in TURN_WORDS else kind
     who = pending["player"]
+    if who is not None and 0 <= for_ship != who and kind in FOR_SHIP_WORDS:
+        words = contract(_(FOR_SHIP_WORDS[kind], ship=names[for_ship]))
     if who is None:
         return Text(words)
     out = name_text(who, names[who], False)
@@ -622,11 +636,11 @@ def turn_words(view: Mapping[str, Any], names: Sequence[str], _: Words = ENGLISH
 
 
 def status_line(view: Mapping[str, Any], names: Sequence[str], width: int = 200,
-                _: Words = ENGLISH) -> Text:  # fmt: skip
+                _: Words = ENGLISH, for_ship: int = -1) -> Text:  # fmt: skip
     """The header, in one line of `width`: the round, the Captain, the dice, and whose turn it
     is (shortened as needed: the title goes first, then the word "Captain")."""
     turn = Text("▸ ", style="bold")
-    turn.append_text(turn_words(view, names, _))
+    turn.append_text(turn_words(view, names, _, for_ship))
     dice = view["dice"]
     cap = view["captain"]
     for title, captain in ((True, True), (False, True), (False, False)):

@@ -21,6 +21,7 @@ from ..analysis.core import GameAnalysis, Verdict
 from ..i18n import Words
 from ..rules import State
 from ..rules.phrases import N_
+from ..rules.prompts import question_ship
 from ..session import GameSession, replay_states
 from . import render
 from .analysis import (
@@ -162,7 +163,7 @@ class ReplayScreen(Screen[None]):
             out.append(_("the game is over"), "bold")
         else:
             out.append(_("next: "))
-            out.append_text(render.turn_words(view, self.names, _))
+            out.append_text(render.turn_words(view, self.names, _, question_ship(s)))
         return out
 
     @property
