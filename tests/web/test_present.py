@@ -321,7 +321,7 @@ def test_words_for_answers_and_notes(server: Server, browser: Any) -> None:
         "move 0": "to Port Royal",
         "morning 3": "3 in the morning",
         "steal blind": "steal a face-down card",
-        "give -3": "give a -3 cursed treasure",
+        "give -3": "give a −3 cursed treasure",
     }
     got = page.evaluate(
         "async (cases) => { const w = await import('/static/words.js');"

@@ -64,9 +64,9 @@ TREASURE_TITLES: Final = (
     "a +3 treasure",
     "a +5 treasure",
     "a +7 treasure",
-    "a -2 cursed treasure",
-    "a -3 cursed treasure",
-    "a -4 cursed treasure",
+    "a −2 cursed treasure",
+    "a −3 cursed treasure",
+    "a −4 cursed treasure",
 )
 TREASURE_VALUES: Final = (0, 0, 0, 0, 3, 5, 7, -2, -3, -4)
 TREASURE_COUNTS: Final = (1, 1, 1, 1, 2, 1, 2, 1, 1, 1)  # 12 cards

@@ -40,7 +40,7 @@ SPACE_KINDS: Final = (N_("Port Royal"), N_("sea"), N_("port"), N_("lair"))
 TREASURES: Final = (
     N_("Morgan's Map"), N_("Saran's Sabre"), N_("Lady Beth"), N_("6th Hold"),
     N_("a +3 treasure"), N_("a +5 treasure"), N_("a +7 treasure"),
-    N_("a -2 cursed treasure"), N_("a -3 cursed treasure"), N_("a -4 cursed treasure"),
+    N_("a −2 cursed treasure"), N_("a −3 cursed treasure"), N_("a −4 cursed treasure"),
 )  # fmt: skip
 COMBAT_FACES: Final = ("2", "4", "6", "8", "10", N_("star"))
 SHORTAGES: Final = (N_("port"), N_("sea"), N_("lair"), N_("stay"))

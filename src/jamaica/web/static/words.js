@@ -114,7 +114,7 @@ export function clock(seconds) {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
-const TREASURES = { ...POWER_WORDS, "-2": N_("a -2 cursed treasure"), "-3": N_("a -3 cursed treasure"), "-4": N_("a -4 cursed treasure") };
+const TREASURES = { ...POWER_WORDS, "-2": N_("a −2 cursed treasure"), "-3": N_("a −3 cursed treasure"), "-4": N_("a −4 cursed treasure") };
 const treasure = (key) => (TREASURES[key] ? t(TREASURES[key]) : key);
 
 /** An action as the engine names it ("take 1", "play fwd-gun") in a player's words. */
