@@ -162,6 +162,9 @@ def test_a_whole_game_against_a_bot_by_clicking(shared: Server, browser: Any, si
         assert page.locator("#scores tr").count() == 4  # the header, two players, the Ghost Ship
         assert "Winner" in page.inner_text("#winner")
         assert page.title() == "Game over — Jamaica"
+        if size == "laptop":  # no question, no hand: the dock takes no room above the log
+            dock = page.evaluate("document.querySelector('#dock').getBoundingClientRect().height")
+            assert dock < 2, dock
     log = page.inner_text("#log")
     assert "Round 2" in log
     page.wait_for_function(  # the log follows the newest line
