@@ -16,7 +16,7 @@ from jamaica import Config
 from jamaica.rules.events import card_title
 from jamaica.session import GameSession, make_seats
 from jamaica.tui.app import GameOver, HandOver, JamaicaApp, Table
-from jamaica.tui.widgets import Drawn, LogView
+from jamaica.tui.widgets import Drawn, LogView, wrapped
 
 from ..soak import soak
 from .screen import screen_text, until
@@ -131,6 +131,12 @@ async def test_the_log_wraps_to_its_width_and_again_after_a_resize(size: tuple[i
             inner = log.content_size
             lines = log.tail(inner.width, inner.height)
             assert lines and all(line.cell_len <= inner.width for line in lines)
+            # the panel starts with a whole entry, never the tail of a cut sentence (but for the
+            # newest, when it alone is taller than the panel: its end shows)
+            if len(wrapped(log.entries[-1], inner.width, app.console)) <= inner.height:
+                firsts = {wrapped(e, inner.width, app.console)[0].plain for e in log.entries}
+                top = next(line.plain for line in lines if line.plain.strip())
+                assert top in firsts, (top, [line.plain for line in lines])
             assert log.horizontal_scrollbar.display is False or not log.show_horizontal_scrollbar
             newest = log.entries[-1].plain
             text = " ".join(screen_text(app).split())

@@ -67,12 +67,21 @@ class LogView(Widget):
         self.refresh()
 
     def tail(self, width: int, height: int) -> list[Text]:
+        """The newest whole entries that fit `height` lines, the newest at the bottom (blank
+        lines above when the next older entry does not fit whole: a review saw the panel start
+        with "space 5." or "hold 4.", the tail of a sentence cut). Only the newest entry, taller
+        than the panel, is cut: its end shows."""
+        if height <= 0:
+            return []
         out: list[Text] = []
         for entry in reversed(self.entries):
-            if len(out) >= height:
-                break
-            out[:0] = wrapped(entry, width, self.app.console)
-        return out[-height:] if height > 0 else []
+            lines = wrapped(entry, width, self.app.console)
+            if len(out) + len(lines) > height:
+                if not out:
+                    return lines[-height:]
+                return [Text() for _ in range(height - len(out))] + out
+            out[:0] = lines
+        return out
 
     def render(self) -> Text:
         size = self.content_size
