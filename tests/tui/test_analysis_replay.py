@@ -141,6 +141,13 @@ async def test_hot_seat_asks_whose_decisions_and_says_it_shows_their_hand(tmp_pa
         await until(pilot, lambda: isinstance(app.screen, SeatPicker))
         await pilot.press("enter")
         await until(pilot, lambda: screen.analysis is not None and screen.seat == 0, steps=1500)
+        # a seat's number, as the list writes it, picks it (a review pressed 2: nothing happened)
+        await pilot.press("a")
+        await until(pilot, lambda: isinstance(app.screen, AnalysisList))
+        await pilot.press("s")
+        await until(pilot, lambda: isinstance(app.screen, SeatPicker))
+        await pilot.press("3")
+        await until(pilot, lambda: screen.analysis is not None and screen.seat == 2, steps=1500)
 
 
 async def test_an_unfinished_game_is_not_analysed(tmp_path: Path) -> None:

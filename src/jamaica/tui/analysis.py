@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Final
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -249,6 +250,12 @@ class SeatPicker(ModalScreen[int | None]):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(self.seats[event.option_index])
+
+    def on_key(self, event: events.Key) -> None:
+        """A seat's number, as the list writes it ("2. Mary Read"), picks it."""
+        if event.character and event.character.isdigit() and int(event.character) - 1 in self.seats:
+            event.stop()
+            self.dismiss(int(event.character) - 1)
 
     def action_close(self) -> None:
         self.dismiss(None)
