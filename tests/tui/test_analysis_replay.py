@@ -134,20 +134,16 @@ async def test_hot_seat_asks_whose_decisions_and_says_it_shows_their_hand(tmp_pa
         await until(pilot, lambda: app.screen is screen)
         await _analysed(pilot, screen)
         assert screen.seat == 1 and screen.analysis is not None and screen.analysis.player == 1
-        # another seat, from the list
-        await pilot.press("a")
-        await until(pilot, lambda: isinstance(app.screen, AnalysisList))
-        await pilot.press("s")
-        await until(pilot, lambda: isinstance(app.screen, SeatPicker))
-        await pilot.press("enter")
-        await until(pilot, lambda: screen.analysis is not None and screen.seat == 0, steps=1500)
-        # a seat's number, as the list writes it, picks it (a review pressed 2: nothing happened)
-        await pilot.press("a")
-        await until(pilot, lambda: isinstance(app.screen, AnalysisList))
-        await pilot.press("s")
-        await until(pilot, lambda: isinstance(app.screen, SeatPicker))
-        await pilot.press("3")
-        await until(pilot, lambda: screen.analysis is not None and screen.seat == 2, steps=1500)
+        # another seat, from the list (Enter on the first); then by a seat's number, as the list
+        # writes it (a review pressed 2: nothing happened)
+        for key, seat in (("enter", 0), ("3", 2)):
+            await pilot.press("a")
+            await until(pilot, lambda: isinstance(app.screen, AnalysisList))
+            await pilot.press("s")
+            await until(pilot, lambda: isinstance(app.screen, SeatPicker))
+            await pilot.press(key)
+            await until(pilot, lambda s=seat: screen.analysis is not None and screen.seat == s,
+                        steps=1500)  # fmt: skip
 
 
 async def test_an_unfinished_game_is_not_analysed(tmp_path: Path) -> None:
