@@ -307,6 +307,8 @@ class Table(Screen[None]):
         _ = self.words
         s = self.session.state
         view = self.view = s.view(self.viewer)
+        # taken with the view: the header draws later, maybe while a bot's answer is applied
+        self.for_ship = -1 if s.is_terminal() else question_ship(s)
         names = self.names
         events_ = seen_events(s, self.viewer, names, _)
         ghosts = render.ghost_ships(view)
@@ -335,9 +337,7 @@ class Table(Screen[None]):
         if w < 80 or h < 24:  # say why things are cut off
             return Text(_("The terminal is {w}×{h}: the table needs 80×24 or more.",
                                    w=w, h=h), "bold")  # fmt: skip
-        state = self.session.state
-        ship = -1 if state.is_terminal() else question_ship(state)
-        return render.status_line(self.view, self.names, width, self.words, ship)
+        return render.status_line(self.view, self.names, width, self.words, self.for_ship)
 
     def draw_board(self) -> None:
         view = self.view
@@ -375,8 +375,7 @@ class Table(Screen[None]):
         if self.session.state.is_terminal():
             prompt.show(lambda w: Text(_("The race is over.")))
         elif who is None or who != self.viewer or self.busy:
-            waiting = render.turn_words(self.view, self.names, _,
-                                        question_ship(self.session.state))  # fmt: skip
+            waiting = render.turn_words(self.view, self.names, _, self.for_ship)
             prompt.show(lambda w: Text.assemble((_("Waiting: "), "dim"), waiting, ("…", "dim")))
         else:
             q = question(self.session.state, who, self.names, _)
