@@ -119,16 +119,16 @@ def thresholds(players: int = 2) -> tuple[tuple[str, float], ...]:
     return tuple((name, round(x * 2 / players, 4)) for name, x in THRESHOLDS)
 
 
-def points(loss: float) -> int:
-    """A loss of win chance in whole percentage points, as every screen shows it (half up)."""
-    return math.floor(round(loss * 100, 6) + 0.5)
-
-
 def percent(value: float) -> int:
     """A value in [0, 1] as the whole percentage every screen shows: exactly the page's
     `Math.round(value * 100)` (half up on the product as computed: 0.515 → 52, and 0.285 → 28,
     for 0.285 × 100 is 28.499999999999996)."""
     return math.floor(value * 100 + 0.5)
+
+
+def points(loss: float) -> int:
+    """A loss of win chance in whole percentage points, as every screen shows it (`percent`)."""
+    return percent(loss)
 
 
 def mark(loss: float, players: int = 2) -> str:
@@ -221,12 +221,20 @@ def judge(state: State, player: int, chosen: int, step: int, iterations: int, se
 
 
 def _best(found: dict[int, float]) -> int:
-    return min(found, key=lambda a: (-found[a], a))  # as `_verdict` sorts them
+    return min(found, key=lambda a: (-round(found[a], 4), a))  # as `_verdict` sorts them
+
+
+def _loss(found: dict[int, float], chosen: int) -> float:
+    """What `chosen` loses to the best, as the percentages shown (the values as kept, to 4
+    places): "51%" and "47%" lose "4 pts"."""
+    best = round(found[_best(found)], 4)
+    mine = round(found.get(chosen, best), 4)
+    return max(0, percent(best) - percent(mine)) / 100
 
 
 def _marked(found: dict[int, float], chosen: int, players: int) -> bool:
     """Whether the answer `chosen` would be marked on these values (a first look)."""
-    return bool(mark(max(0.0, found[_best(found)] - found.get(chosen, 0.0)), players))
+    return bool(mark(_loss(found, chosen), players))
 
 
 def judge_payment(
@@ -253,10 +261,7 @@ def judge_payment(
 
 def _verdict(state: State, step: int, found: dict[int, float], chosen: int) -> Verdict:
     values = sorted(((a, round(v, 4)) for a, v in found.items()), key=lambda x: (-x[1], x[0]))
-    best = values[0][1]
-    mine = dict(values).get(chosen, best)
-    # the difference of the two percentages shown, so that "51%" and "47%" lose "4 pts"
-    loss = max(0, percent(best) - percent(mine)) / 100
+    loss = _loss(found, chosen)
     return Verdict(step, state.rnd, question_kind(state), tuple(values), chosen, loss,
                    mark(loss, state.n))  # fmt: skip
 

@@ -29,7 +29,7 @@ from ..rules.data import (
     SPACE_TYPE,
     TREASURE_NAMES,
 )
-from ..rules.phrases import N_, P_, TREASURES, contract
+from ..rules.phrases import N_, P_, TREASURES
 from ..rules.phrases import card as card_words
 from .lang import ENGLISH
 
@@ -627,7 +627,7 @@ def turn_words(view: Mapping[str, Any], names: Sequence[str], _: Words = ENGLISH
     words = _(TURN_WORDS[kind]) if kind in TURN_WORDS else kind
     who = pending["player"]
     if who is not None and 0 <= for_ship != who and kind in FOR_SHIP_WORDS:
-        words = contract(_(FOR_SHIP_WORDS[kind], ship=names[for_ship]))
+        words = _(FOR_SHIP_WORDS[kind], ship=names[for_ship])
     if who is None:
         return Text(words)
     out = name_text(who, names[who], False)

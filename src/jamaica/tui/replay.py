@@ -170,6 +170,11 @@ class ReplayScreen(Screen[None]):
     def wide(self) -> bool:
         return self.has_class("-wide")
 
+    @property
+    def yours(self) -> bool:
+        """Whether the seat analysed is the reader's (the game's only human): "You lost most…"."""
+        return self.session.humans == [self.seat]
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Stepping past either end does nothing: its keys show dimmed in the footer there."""
         if action in ("step", "round") and parameters and hasattr(self, "states"):
@@ -263,7 +268,7 @@ class ReplayScreen(Screen[None]):
         _ = self.words
 
         def draw(width: int) -> Text:
-            out = summary_text(analysis, name, labels, _, self.session.humans == [self.seat])
+            out = summary_text(analysis, name, labels, _, self.yours)
             out.append("\n")
             for v in analysis.verdicts:
                 if v.mark:
@@ -362,7 +367,7 @@ class ReplayScreen(Screen[None]):
                 self.show()
 
         self.app.push_screen(AnalysisList(self.analysis, self.names[self.seat], self.labels,
-                                          self.index, self.session.humans == [self.seat]),
+                                          self.index, self.yours),
                              chosen)  # fmt: skip
 
     def action_mark(self, delta: int) -> None:

@@ -24,6 +24,7 @@ def wrapped(text: Text, width: int, console: Console) -> list[Text]:
 # a toast then left the screen's last column showing what was under it (a stray letter).
 TOAST_CSS = "ToastRack { scrollbar-size-vertical: 0; }"
 
+
 class Drawn(Widget):
     """A panel whose text is drawn for its current width (`draw(width)`), wrapped to it, and
     drawn again when the terminal is resized; its height is the number of lines."""
