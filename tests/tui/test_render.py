@@ -4,6 +4,7 @@ readable unique ship tags, and a log that says each thing once."""
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -260,3 +261,30 @@ def test_the_header_says_when_the_captain_moves_the_ghost_ship(lang: str) -> Non
                     else f"{captain} déplace le Vaisseau fantôme"), said  # fmt: skip
     own = render.turn_words(s.view(None), names, Words(lang)).plain  # no ship given: as before
     assert "Ghost" not in own and "fantôme" not in own
+
+
+def test_negative_numbers_are_written_with_a_minus_sign() -> None:
+    """A ship behind the red line scores "−5" in the ranking and a cursed treasure reads "−2" in
+    its detail, as the log and the help write them: a review saw "-5" and "-2" (hyphens) at the
+    end of a game."""
+    session = GameSession(Config(4), make_seats(["random"] * 4), 3)
+    cursed = False
+    while not session.state.is_terminal():
+        session.step()
+        s = session.state
+        names = [session.name(k) for k in range(s.ns)]
+        for k in range(s.n):
+            view = s.view(k)
+            if any(c.startswith("-") for c in view["ships"][k]["face_down_known"]):
+                cursed = True
+                text = render.ships_text(view, names, 80, detail=True).plain
+                assert "(−" in text or ", −" in text, text
+                assert not re.search(r"-\d", text), text
+    s = session.state
+    names = [session.name(k) for k in range(s.ns)]
+    view = s.view(None)
+    assert any(sc["position"] < 0 for sc in view["scores"])  # the game this test needs
+    for width in (80, 40):
+        text = render.ranking(view, names, width).plain
+        assert "−5" in text and not re.search(r"-\d", text), text
+    assert cursed  # and a cursed treasure seen by its owner on the way

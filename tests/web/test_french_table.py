@@ -309,6 +309,8 @@ def _the_end(server: Server, page: Any, table_id: str, size: str) -> None:
     assert page.locator("#scores th[scope=col]").all_inner_texts() == [
         "Navire", "Place", "Doublons", "Trésors", "Total"]  # fmt: skip
     assert "Manche 2" in page.inner_text("#log")
+    for part in ("#scores", "#ships"):  # "−5", "(−2)": a minus sign, as the log and the help
+        assert not re.search(r"-\d", page.inner_text(part)), page.inner_text(part)
     assert page.title() == "Partie finie — Jamaica"
     assert page.inner_text("#replay-link") == "Revoir la partie"
     assert "Tu " in own  # es Anne, or regardes

@@ -90,6 +90,12 @@ def sum_text(*terms: int) -> str:
     return out
 
 
+def signed(x: int | str) -> str:
+    """A number as it is printed: "−5" with a minus sign, never a hyphen ("+3" stays)."""
+    text = str(x)
+    return "−" + text[1:] if text.startswith("-") else text
+
+
 def colour(ship: int, ghost: bool) -> str:
     return GHOST if ghost else PALETTE[ship % len(PALETTE)]
 
@@ -358,7 +364,8 @@ def _ship_detail(ship: Mapping[str, Any], played: Sequence[str], _: Words) -> Te
     if ship["powers"]:
         parts.append(", ".join(treasure_title(p, _) for p in ship["powers"]))
     if ship["face_down"]:
-        known = [_(KNOWN_WORDS[c]) if c in KNOWN_WORDS else c for c in ship["face_down_known"]]
+        known = [_(KNOWN_WORDS[c]) if c in KNOWN_WORDS else signed(c)
+                 for c in ship["face_down_known"]]  # fmt: skip
         parts.append(_("{n} face-down", n=ship["face_down"])
                      + (f" ({', '.join(known)})" if known else ""))  # fmt: skip
     if not ship["ghost"]:
@@ -550,13 +557,14 @@ def ranking(view: Mapping[str, Any], names: Sequence[str], width: int = 80,
         line.append_text(name)
         line.append(" " * (name_w - name.cell_len))
         if narrow:
-            line.append(f" {sc['total']:>4}", "bold")
+            line.append(f" {signed(sc['total']):>4}", "bold")
             line.append(f" ({sum_text(sc['position'], sc['doubloons'], sc['treasures'])})", "dim")
             if k in winners:
                 line.append(" ★", f"bold {GOLD}")
         else:
-            line.append(f" {sc['position']:>5} {sc['doubloons']:>4} {sc['treasures']:>5} ")
-            line.append(f"{sc['total']:>5}", "bold")
+            line.append(f" {signed(sc['position']):>5} {signed(sc['doubloons']):>4}"
+                        f" {signed(sc['treasures']):>5} ")  # fmt: skip
+            line.append(f"{signed(sc['total']):>5}", "bold")
             if k in winners:
                 line.append(" " + _("winner"), f"bold {GOLD}")
         lines.append(line)

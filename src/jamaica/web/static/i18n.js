@@ -37,8 +37,8 @@ export function n(one, many, count, values = null) {
   return fill(text, { n: fmt(count), ...(values || {}) });
 }
 
-export function fmt(x) {
-  return new Intl.NumberFormat(lang).format(x);
+export function fmt(x) {  // a number in the reader's language, negative with a minus sign ("−5")
+  return new Intl.NumberFormat(lang).format(x).replace(/^-/, "−");
 }
 
 export function currentLang() {

@@ -70,7 +70,7 @@ function resultLine(t, mySeat = null) {
   const rows = [...(t.result || [])].sort((a, b) => a.rank - b.rank);
   rows.forEach((r, k) => {
     if (k) p.appendChild(document.createTextNode(" · "));
-    const who = el(r.rank === 1 ? "strong" : "span", {}, `${r.rank === 1 ? "★ " : ""}${r.name} ${r.score}`);
+    const who = el(r.rank === 1 ? "strong" : "span", {}, `${r.rank === 1 ? "★ " : ""}${r.name} ${fmt(r.score)}`);
     p.appendChild(who);
   });
   if (mySeat !== null && t.result && t.result[mySeat]) {

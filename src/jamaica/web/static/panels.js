@@ -191,7 +191,7 @@ export function drawShips(container, view, names, seat) {
     if (ship.lap < 0) extras.push(t("behind the start"));
     if (ship.powers.length) extras.push(ship.powers.map(powerWord).join(", "));
     if (ship.face_down) {
-      const known = ship.face_down_known.length ? ` (${ship.face_down_known.join(", ")})` : "";
+      const known = ship.face_down_known.length ? ` (${ship.face_down_known.map(signed).join(", ")})` : "";
       extras.push(n("{n} treasure", "{n} treasures", ship.face_down) + known);
     }
     if (!ship.ghost) {
@@ -209,6 +209,9 @@ export function drawShips(container, view, names, seat) {
 }
 
 /** A space in words: "Space 12", or Port Royal. */
+// a number as it is printed: "−5" with a minus sign, never a hyphen ("+3" stays as it is)
+export const signed = (v) => String(v).replace(/^-/, "−");
+
 export function placeWords(space) {
   return space === 0 ? t("Port Royal") : t("Space {space}", { space });
 }
@@ -277,7 +280,7 @@ export function scoreTable(view, names, seat = null) {
     chip.style.backgroundColor = shipColour(k, view.ships[k] && view.ships[k].ghost);
     who.append(chip, document.createTextNode(view.winners.includes(k) ? t("{name} ★ winner", { name: names[k] }) : names[k]));
     row.appendChild(who);
-    for (const v of [sc.position, sc.doubloons, sc.treasures, sc.total]) row.appendChild(el("td", {}, String(v)));
+    for (const v of [sc.position, sc.doubloons, sc.treasures, sc.total]) row.appendChild(el("td", {}, signed(v)));
     table.appendChild(row);
   }
   return table;
