@@ -199,7 +199,10 @@ class Player:
                 async with websockets.connect(url, open_timeout=5, ping_interval=None,
                                               max_size=2**22) as ws:  # fmt: skip
                     hello = {"op": "hello", "v": 1, "seat": self.seat, "token": self.token}
-                    await ws.send(json.dumps(hello))
+                    # a node that does not keep the table says `moved` and closes at once,
+                    # without waiting for the hello: that word is still read if the hello is not
+                    with contextlib.suppress(websockets.ConnectionClosed):
+                        await ws.send(json.dumps(hello))
                     to = await self._session(ws, think, rng, stop)
                     if to is not None:
                         self.address = to or front()
