@@ -94,6 +94,8 @@ def test_a_bad_spec_is_refused_with_a_clear_one_line_message(spec: str, words: l
     assert "\n" not in message and len(message) < 200
     for word in words:
         assert word in message, message
+    named = message.partition("; bots are ")[2].split(", ")
+    assert len(named) == len(set(named)), message  # each bot named once (master was twice)
     with pytest.raises(ValueError):
         make_bot(spec, 1)  # make_bot checks through parse_spec too
     assert safe_spec(spec) == FALLBACK

@@ -108,7 +108,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
         raise ValueError(f"a bot spec has at most {MAX_SPEC} characters")
     name, *parts = spec.strip().split(":")
     if name not in _OPTIONS:
-        raise ValueError(f"unknown bot {name!r}; bots are {', '.join(LEVELS + BOTS)}")
+        named = ", ".join(dict.fromkeys(LEVELS + BOTS))  # master is a level and a bot: once
+        raise ValueError(f"unknown bot {name!r}; bots are {named}")
     known = _OPTIONS[name]
     options: dict[str, Any] = {}
     for part in parts:
