@@ -167,7 +167,12 @@ def play_app(ns: argparse.Namespace) -> JamaicaApp:
         if note:
             app.outcome.notes.append(note.strip())
         return app
-    names = tuple(n.strip() for n in ns.names.split(",")) if ns.names else ()
+    names = tuple(n.strip() for n in ns.names.split(",")) if ns.names is not None else ()
+    if names and not all(names):  # "", ",", "A,,B" silently opened the setup screen
+        raise ValueError(_("--names needs a name for each seat it lists, comma-separated, "
+                           "not {names}", names=repr(ns.names)))  # fmt: skip
+    if ns.seats is not None and not ns.seats.strip():
+        raise ValueError(_("--seats needs one player per seat, e.g. human,greedy,greedy"))
     kinds = tuple(k.strip() for k in ns.seats.split(",")) if ns.seats else ()
     players = ns.players_given or len(kinds) or (len(names) if 2 <= len(names) <= 6 else 4)
     if len(names) > players:
@@ -367,7 +372,7 @@ def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
     play.add_argument(
         "--seats", help=_("skip the setup screen: one per seat, e.g. human,greedy,greedy")
     )
-    play.add_argument("--names", default="", help=_("players' names, comma-separated"))
+    play.add_argument("--names", default=None, help=_("players' names, comma-separated"))
     play.add_argument("--seed", type=int, default=None)
     play.add_argument(
         "--save",

@@ -79,6 +79,10 @@ def test_a_bot_that_thinks_for_a_time_is_refused_for_a_saved_game(tmp_path: Path
         (["--players", "2", "--no-ghost"], ["Ghost Ship"]),
         (["--players", "9"], ["players"]),
         (["--resume", "x.json", "--seats", "human,greedy"], ["--seats", "--resume"]),
+        (["--names", ""], ["--names", "''"]),  # each opened the setup screen
+        (["--names", ","], ["--names", "','"]),
+        (["--names", "A,,B"], ["--names", "'A,,B'"]),
+        (["--seats", ""], ["--seats", "human,greedy,greedy"]),
     ],
 )
 def test_options_that_do_not_fit_together_are_refused(
