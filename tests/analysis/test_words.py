@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from jamaica import Config
 from jamaica.analysis.core import GameAnalysis, Verdict
 from jamaica.analysis.words import load_labels, render, say_summary, say_verdict
@@ -123,3 +125,12 @@ def test_a_load_says_what_is_loaded_and_what_it_throws_out() -> None:
                 assert all(t.startswith("charger ") for t in french), french
             s.apply(s.sample_chance(rng) if s.current_player() == CHANCE else rng.choice(s.legal))
     assert found >= 12
+
+
+def test_names_that_do_not_fit_the_ships_are_refused_with_a_clear_error() -> None:
+    """The manual's example gave two names for a heads-up game (three ships, the Ghost Ship
+    last): `render` failed deep in the engine with an IndexError."""
+    a = analysis()
+    with pytest.raises(ValueError, match="one name per ship, the Ghost Ship last: 3"):
+        render(a, SHORT, game(), NAMES[:2], "en")
+    assert render(a, SHORT, game(), None, "en")["verdicts"]  # None: the engine's own names

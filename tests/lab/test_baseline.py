@@ -7,10 +7,11 @@ import sys
 
 import pytest
 
-from jamaica.bots import make_bot
+from jamaica.bots import LEVELS, make_bot
 from jamaica.lab.baseline import CONDITIONS, POOL, baseline, markdown, play, schedule, select
 from jamaica.lab.distributed import LOCAL, Cluster
 from jamaica.lab.entrants import ENTRANTS, Entrant
+from jamaica.lab.seer import SEER
 from jamaica.rules import State, play_game
 
 GREEDY = next(e for e in ENTRANTS if e.label == "greedy")
@@ -67,6 +68,9 @@ def test_rows_are_chosen_by_label_or_spec_each_with_its_games() -> None:
         ("random", 400), ("hard", 24)]  # fmt: skip
     assert [n for _, n in select("openspiel-ismcts:simulations=10@6", 400)] == [6]
     assert len(select(None, 4)) == len(ENTRANTS)
+    every = [e.label for e, _ in select(None, 4)]  # every level a player meets (master was not
+    assert set(LEVELS) <= set(every)  # a row), and no bound that sees the hidden cards
+    assert SEER not in every and [e.label for e, _ in select(SEER, 4)] == [SEER]
     with pytest.raises(ValueError, match="no row 'wizard'"):
         select("wizard", 4)
     with pytest.raises(ValueError, match="whole number"):

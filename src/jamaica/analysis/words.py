@@ -154,6 +154,9 @@ def render(
     at = {v.step: v for v in a.verdicts}
     said: dict[int, dict[int, str]] = {}
     s = new_game(config, log=False)
+    if names is not None and len(names) != s.ns:
+        raise ValueError(f"names: one name per ship, the Ghost Ship last: {s.ns} for this game, "
+                         f"not {len(names)} (or None)")  # fmt: skip
     for step, action in enumerate(history[: max(at, default=-1) + 1]):
         if step in at:
             run = payment_run(s, history, step) if s.decision_kind() == "pay" else ()

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from ..rules import CHANCE, Config, new_game
 from .distributed import Cluster, run_jobs
-from .entrants import ENTRANTS, Entrant, check_spec, seat
+from .entrants import BOUNDS, ENTRANTS, Entrant, check_spec, seat
 from .runner import game_seed
 from .stats import wilson
 
@@ -183,9 +183,9 @@ def select(rows: str | None, games: int) -> list[tuple[Entrant, int]]:
         name, at, size = word.rpartition("@") if "@" in word else (word, "", "")
         if at and not (size.isdigit() and int(size) >= 1):
             raise ValueError(f"{word!r}: a row's games are a whole number, e.g. hard@40")
-        found = [e for e in ENTRANTS if name in (e.label, e.spec)]
+        found = [e for e in ENTRANTS + BOUNDS if name in (e.label, e.spec)]
         if not found:
-            names = ", ".join(e.label for e in ENTRANTS)
+            names = ", ".join(e.label for e in ENTRANTS + BOUNDS)
             raise ValueError(f"no row {name!r}; rows: {names} (or their specs)")
         chosen += [(e, int(size) if at else games) for e in found]
     if not chosen:

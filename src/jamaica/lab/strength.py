@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from ..rules import CHANCE, Config, new_game
 from .baseline import Cell
 from .distributed import Cluster, run_jobs
-from .entrants import ENTRANTS, OPENSPIEL_ISMCTS, Entrant, check_spec, seat
+from .entrants import BOUNDS, ENTRANTS, OPENSPIEL_ISMCTS, Entrant, check_spec, seat
 from .runner import game_seed
 
 DEFAULT_SEED = 2028
@@ -99,8 +99,7 @@ PAIRINGS: tuple[Pairing, ...] = (
     Pairing(TEN_X, "vs OpenSpiel ISMCTS, 10× CPU, heads-up", 2, TEN_X),
 )
 
-MASTER = Entrant("master", "master", "decoupled ISMCTS, fitted value, 1,100 iterations heads-up "
-                "(2 × 1,100 / n)")
+MASTER = next(e for e in ENTRANTS if e.label == "master")
 ROW_NAMES = ("easy", "medium", "hard", "master", "greedy", "random", "learned", "deep", SAME_CPU,
              TEN_X)  # fmt: skip
 
@@ -114,7 +113,7 @@ def entrant(name: str, budgets: Budgets) -> Entrant:
         return Entrant(f"OpenSpiel ISMCTS ({words})", budgets.spec(name), budget)
     if name == MASTER.label:
         return MASTER
-    for e in ENTRANTS:
+    for e in ENTRANTS + BOUNDS:
         if name in (e.label, e.spec):
             return e
     check_spec(name)  # any other bot, by its spec
