@@ -268,7 +268,8 @@ def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
     )
     trn.add_argument("--players", type=int, default=2, help=_("players per game (default 2)"))
     trn.add_argument("--seed", type=int, default=1)
-    trn.add_argument("--out", default="learned.npz", help=_("the weights (default learned.npz)"))
+    trn.add_argument("--out", default=None,
+                     help=_("the weights (default learned.npz); ppo: a folder (default ppo-run)"))
     trn.add_argument("--plot", default=None, help=_("draw the learning curve to this PNG"))
     trn.add_argument("--init", default=None, help=_("start from these weights (.npz)"))
     trn.add_argument("--algo", choices=("reinforce", "ppo"), default="reinforce",
@@ -726,16 +727,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             try:
                 from .learn.jax.command import settings_from, train_ppo
             except ImportError as e:
-                raise ValueError(f"--algo ppo needs pip install 'jamaica[jax]': {e}") from e
+                raise ValueError(f"--algo ppo needs the jax extra, pip install -e '.[jax]': {e}"
+                                 ) from e  # fmt: skip
             on_ray = ns.ray is not None or ns.workers is not None
-            train_ppo(settings_from(ns), ns.out, ns.export, ns.plot,
+            train_ppo(settings_from(ns), ns.out or "ppo-run", ns.export, ns.plot,
                       _cluster(ns) if on_ray else None)  # fmt: skip
         elif ns.command == "train":
             from .learn.trainer import command
 
             opponents = [b.strip() for b in (ns.opponents or "random,greedy").split(",")]
             command(minutes=ns.minutes, games=ns.games, opponents=opponents, players=ns.players,
-                    seed=ns.seed, out=ns.out, plot=ns.plot, init=ns.init)  # fmt: skip
+                    seed=ns.seed, out=ns.out or "learned.npz", plot=ns.plot,
+                    init=ns.init)  # fmt: skip
         elif ns.command == "i18n":
             from .i18n import tools
 

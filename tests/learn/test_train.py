@@ -148,7 +148,7 @@ def test_train_plot_without_matplotlib_fails_before_training(
     with pytest.raises(SystemExit) as exit_:
         main(argv)
     assert exit_.value.code == 2
-    assert "pip install 'jamaica[lab]'" in capsys.readouterr().err
+    assert "pip install -e '.[lab]'" in capsys.readouterr().err
     assert not out.exists()
 
 

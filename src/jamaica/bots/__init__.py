@@ -23,6 +23,7 @@ from .greedy import GreedyBot
 from .ismcts import ISMCTSBot
 from .levels import LEVEL_SPECS, LEVELS, RulesBot
 
+RL_EXTRA: Final = "pip install -e '.[rl]'"  # from a checkout: the PyPI name is another project's
 BOTS: Final = ("random", "greedy", "ismcts", "learned", "deep", "rules", "master")
 FALLBACK: Final = "greedy"  # the bot that decides when a seat's own bot cannot
 MAX_SPEC: Final = 200  # characters
@@ -157,13 +158,13 @@ def make_bot(spec: str, seed: int | None = None) -> Agent:
         try:
             from .learned import LearnedBot  # numpy: the [rl] extra
         except ImportError as e:
-            raise ValueError(f"the learned bot needs numpy (pip install 'jamaica[rl]'): {e}") from e
+            raise ValueError(f"the learned bot needs numpy (the rl extra: {RL_EXTRA}): {e}") from e
         return LearnedBot(seed)
     if name == "deep":
         try:
             from .deep import DeepBot  # numpy: the [rl] extra
         except ImportError as e:
-            raise ValueError(f"the deep bot needs numpy (pip install 'jamaica[rl]'): {e}") from e
+            raise ValueError(f"the deep bot needs numpy (the rl extra: {RL_EXTRA}): {e}") from e
         return DeepBot(seed)
     return ISMCTSBot(seed, **options)
 

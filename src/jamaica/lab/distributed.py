@@ -33,7 +33,7 @@ S = TypeVar("S")
 R = TypeVar("R")
 
 LOCAL = "local"
-RAY_EXTRA = "pip install 'jamaica[ray]'"
+RAY_EXTRA = "pip install -e '.[ray]'"
 
 
 def ray_available() -> bool:

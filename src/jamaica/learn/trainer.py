@@ -285,7 +285,7 @@ def check_plotting() -> None:
         import matplotlib  # noqa: F401
     except ImportError as e:
         raise ValueError(
-            "--plot needs matplotlib, which is not installed: pip install 'jamaica[lab]' "
+            "--plot needs matplotlib, which is not installed: pip install -e '.[lab]' "
             "(or pip install matplotlib), or leave out --plot"
         ) from e
 

@@ -30,7 +30,9 @@ def open_store(url: str, *, upgrade: bool | None = None) -> SQLStore:
         try:
             from .store_pg import PostgresStore
         except ImportError:
-            raise StoreError("PostgreSQL needs psycopg: pip install 'jamaica[scale]'") from None
+            raise StoreError(
+                "PostgreSQL needs psycopg, the scale extra: pip install -e '.[scale]'"
+            ) from None
         return PostgresStore(url, upgrade=bool(upgrade))
     raise StoreError(
         f"--db must look like sqlite:///FILE or postgresql://USER@HOST/NAME, not {url!r}"

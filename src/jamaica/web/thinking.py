@@ -6,13 +6,14 @@ to one of two lanes, each with a bounded number of workers:
 
 - the **quick lane** (threads, `JAMAICA_BOT_THREADS`, default the number of cores, at most 8):
   decisions estimated at `QUICK_LIMIT` or less — `random`, `easy`, `medium`, `greedy`, `learned`,
-  and any question a search bot answers without searching (one legal answer, or a small question
-  it answers by rules of thumb). A cheap decision never waits behind an expensive one.
+  `deep`, and any question a search bot answers without searching (one legal answer, or a small
+  question it answers by rules of thumb). A cheap decision never waits behind an expensive one.
 - the **slow lane** (processes, `JAMAICA_BOT_PROCESSES`, default one fewer than the cores, at
   least 1 — a core stays free for the server's event loop — at a lower priority; 0: threads):
-  searches (`hard`, `ismcts`). Bots are pure Python: two threads searching took the GIL from the
-  event loop (a 5 ms timer fired 5 ms late at the median, 27 ms at p99, 58 ms at worst; with the
-  same searches in two processes 0.2, 4 and 8 ms), and threads search on one core between them.
+  searches (`hard`, `master`, `ismcts`). Bots are pure Python: two threads searching took the GIL
+  from the event loop (a 5 ms timer fired 5 ms late at the median, 27 ms at p99, 58 ms at worst;
+  with the same searches in two processes 0.2, 4 and 8 ms), and threads search on one core between
+  them.
   A state crosses to a process pickled (about 1.2 kB, 0.1 ms). A process that dies fails only
   its own decision, at once (the table's fallback bot answers), and a fresh process takes its
   place; one still thinking when its table gave up (`BOT_DEADLINE`) is killed.
