@@ -37,3 +37,18 @@ def test_without_a_checkout_it_asks_for_a_file(
     monkeypatch.setattr(bench, "PLAYTHROUGH", tmp_path / "nowhere" / "python_jamaica.txt")
     with pytest.raises(SystemExit, match="give a file, --playthrough FILE"):
         bench.main(["--playthrough"])
+
+
+def test_help_and_unknown_options_answer_at_once_without_measuring(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--help` ran the whole benchmark (its options were read by hand), and so did a typo."""
+    monkeypatch.setattr(bench, "figures", lambda: pytest.fail("the benchmark ran"))
+    with pytest.raises(SystemExit) as done:
+        bench.main(["--help"])
+    assert done.value.code == 0
+    out = capsys.readouterr().out
+    assert "--playthrough" in out and "--against-commit" in out and "--infostate" in out
+    with pytest.raises(SystemExit) as done:
+        bench.main(["--infostat"])
+    assert done.value.code == 2

@@ -241,30 +241,47 @@ def write_playthrough(path: str | Path | None = None) -> Path:
     return target
 
 
+_UNSET = ""  # --playthrough without a file: the checkout's
+
+
 def main(argv: list[str] | None = None) -> None:
-    args = sys.argv[1:] if argv is None else argv
-    if "--playthrough" in args:
-        at = args.index("--playthrough") + 1
-        given = args[at] if at < len(args) and not args[at].startswith("--") else None
+    import argparse
+
+    p = argparse.ArgumentParser(
+        prog="python -m jamaica.envs.bench", allow_abbrev=False,
+        description="The research environments' speed, as ratios of things timed interleaved "
+        "in one process (without options: clones, encodings, steps per second).",
+    )
+    what = p.add_mutually_exclusive_group()
+    what.add_argument("--playthrough", nargs="?", const=_UNSET, metavar="FILE",
+                      help="write OpenSpiel's playthrough instead (default: the checkout's "
+                      "tests/envs/playthroughs/python_jamaica.txt)")  # fmt: skip
+    what.add_argument("--against-commit", metavar="REV",
+                      help="time PettingZoo against an earlier commit's code (e.g. 1fe44fe)")
+    what.add_argument("--infostate", action="store_true",
+                      help="time the information state tensor for 2, 4 and 6 players")
+    what.add_argument("--ismcts-game", action="store_true",
+                      help="one heads-up game of OpenSpiel's ISMCTSBot (1,000 simulations) "
+                      "against greedy, timed (minutes)")  # fmt: skip
+    p.add_argument("--wrapped", action="store_true",
+                   help="with --against-commit: the wrapped jamaica_v0.env(), not raw_env")
+    ns = p.parse_args(sys.argv[1:] if argv is None else argv)
+    if ns.playthrough is not None:
         try:
-            path = write_playthrough(given)
+            path = write_playthrough(ns.playthrough or None)
         except ValueError as e:
             sys.exit(f"--playthrough: {e}")
         print(f"playthrough written to {path.resolve()}")
         return
-    if "--against-commit" in args:  # the code of an earlier commit, in a git worktree
-        at = args.index("--against-commit") + 1
-        if at >= len(args):
-            sys.exit("--against-commit needs a commit, e.g. --against-commit 1fe44fe")
-        rev = args[at]
-        for name, value in compare(rev, wrapped="--wrapped" in args).items():
+    if ns.against_commit is not None:  # the code of an earlier commit, in a git worktree
+        for name, value in compare(ns.against_commit, wrapped=ns.wrapped).items():
             print(f"{name:40} {value:12.2f}")
         return
-    if "--infostate" in args:
+    if ns.infostate:
         for name, value in infostate_figures().items():
             print(f"{name:56} {value:8.1f}")
         return
-    if "--ismcts-game" in args:  # minutes: not part of the default run
+    if ns.ismcts_game:  # minutes: not part of the default run
         for name, value in ismcts_game().items():
             print(f"{name:40} {value:12.2f}")
         return
