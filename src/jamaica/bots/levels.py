@@ -1,4 +1,4 @@
-"""The three levels offered to players — `easy`, `medium`, `hard` — and the `rules` bot.
+"""The four levels offered to players — `easy`, `medium`, `hard`, `master` — and the `rules` bot.
 
 A level is a fixed bot with a budget counted in iterations, never in seconds, so a game against a
 level replays exactly from its seed whatever the machine:
@@ -12,8 +12,9 @@ level replays exactly from its seed whatever the machine:
   where an iteration plays two players' turns instead of four and costs about half as much; at
   most about 1 s per decision on one core.
 - `master`: the `master` bot (`master.py`): hard's search with the card choice searched as a
-  simultaneous move, rival ships priced as a threat, loads and payments searched, and a larger
-  budget — at most about 1 s per decision on one core.
+  simultaneous move, rival ships priced as a threat, a value fitted to who wins (loads and
+  payments by the expert's rules of thumb, as hard), and a larger budget — at most about 1 s per
+  decision on one core.
 """
 
 from __future__ import annotations
