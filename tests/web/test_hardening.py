@@ -303,3 +303,26 @@ def test_per_address_tables_stay_bounded_at_a_constant_cost_per_address() -> Non
         assert len(table) <= 1_000
     assert looked <= 3 * 20_000  # amortized: a bounded number of looks per new address
     assert list(table)[-1] == 19_999  # the newest are kept
+
+
+def test_an_upload_dropped_halfway_is_one_quiet_line_not_a_traceback(tmp_path: Path) -> None:
+    """A client that promises 900 bytes, sends one and hangs up: each one logged an ERROR with a
+    47-line traceback (`ClientDisconnect`), and ten a minute used up the log's budget for the
+    template real crashes share (an attack on the analysis endpoint found it)."""
+    import socket
+    import time
+
+    s = Server(tmp_path / "jamaica.db", log_file=True).start()
+    try:
+        made = s.table([("Ann", None), ("Bob", "greedy")])
+        for path in ("/api/tables", f"/api/tables/{made['id']}/analysis", "/api/players"):
+            with socket.create_connection(("127.0.0.1", s.port), timeout=5) as c:
+                c.sendall(f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+                          "application/json\r\nContent-Length: 900\r\n\r\n{".encode())  # fmt: skip
+                time.sleep(0.2)
+        time.sleep(0.5)
+        assert s.get("/api/status")["tables"]["live"] == 1  # the server goes on
+        log = s.log()
+        assert "Traceback" not in log and "ClientDisconnect" not in log, log[-3000:]
+    finally:
+        s.stop()

@@ -17,7 +17,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -82,6 +82,12 @@ class SocketWire:
 
     async def close(self, code: int) -> None:
         await self.ws.close(code=code)
+
+
+async def gone(request: Request, exc: Exception) -> Response:
+    """A client that hung up in the middle of its request's body: nobody reads an answer, and
+    it is no error of the server's (logged, it was a traceback a client could repeat at will)."""
+    return Response(status_code=400)
 
 
 def create_app(
@@ -443,7 +449,8 @@ def create_app(
         WebSocketRoute("/ws/{table_id}", socket),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    exception_handlers={ClientDisconnect: gone})  # fmt: skip
     app.state.tables = tables
     app.state.analyses = analyses
     app.state.monitor = monitor
