@@ -29,10 +29,13 @@ Reply = tuple[int, dict[str, Any], dict[str, str]]
 
 
 def ask(srv: Server, table: str, body: Any, key: str | None = None, lang: str = "en",
-        content_type: str = "application/json") -> Reply:  # fmt: skip
-    """POST the analysis request: (status, JSON, headers)."""
+        content_type: str = "application/json", address: str | None = None) -> Reply:  # fmt: skip
+    """POST the analysis request: (status, JSON, headers); `address`: the client's, as a proxy
+    the server trusts says it (X-Forwarded-For)."""
     data = body if isinstance(body, bytes) else json.dumps(body).encode()
     headers = {"content-type": content_type}
+    if address is not None:
+        headers["x-forwarded-for"] = address
     if key is not None:
         headers["x-player-key"] = key
     url = f"{srv.url}/api/tables/{table}/analysis?lang={lang}"
@@ -179,21 +182,35 @@ def test_a_burst_is_bounded_and_a_bystander_hardly_notices(tmp_path: Path) -> No
         store_game(db, t, players=6, rounds=4, seed=10 + i)
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("JAMAICA_ANALYSIS_ITERATIONS", "150")
-        s = Server(db, args=("--trust-proxy", "127.0.0.1")).start()
+        mp.setenv("JAMAICA_ANALYSIS_WAITING", "4")  # the queue's bound, for the test
+        s = Server(db, args=("--trust-proxy", "127.0.0.1"), log_file=True).start()
     by = abuse.Bystander(s.url).start()
+    seat = {"seat": 0, "token": TOKEN}
     try:
         quiet = by.measure(20)
         assert len(quiet) == 20, by.errors
-        codes = [ask(s, t, {"seat": 0, "token": TOKEN}) for t in tables]
-        assert [c[0] for c in codes] == [202] * 4 + [503] * 3, codes
-        busy = codes[-1]
-        assert "try again" in busy[1]["error"] and busy[2]["retry-after"] == "30"
-        assert ask(s, tables[0], {"seat": 0, "token": TOKEN})[0] == 202  # the same job, polled
-        last = ask(s, tables[3], {"seat": 0, "token": TOKEN})  # the queue's last: 3 games first
+        # one address gets its share of the queue (two), not the whole of it
+        codes = [ask(s, t, seat, address="10.0.0.1")[0] for t in tables[:3]]
+        crowded = ask(s, tables[2], seat, address="10.0.0.1")
+        assert codes == [202, 202, 503] and "your address" in crowded[1]["error"], crowded
+        assert [ask(s, t, seat, address="10.0.0.2")[0] for t in tables[2:4]] == [202, 202]
+        full = [ask(s, t, seat, address=f"10.0.1.{i}") for i, t in enumerate(tables[4:])]
+        assert [c[0] for c in full] == [503] * 3, full  # the queue is full: each takes a place
+        assert "try again" not in full[0][1]["error"] and full[0][2]["retry-after"] == "30"
+        assert "ask again in 30 s" in full[0][1]["error"]
+        for _ in range(5):  # the last in line asks again and again: it stays last
+            assert ask(s, tables[6], seat, address="10.0.1.2")[0] == 503
+        queue = s.get("/api/status")["analyses"]
+        assert queue["waiting"] == 4 and queue["in_line"] == 3 and queue["refused"] >= 9, queue
+        metrics = urllib.request.urlopen(f"{s.url}/metrics", timeout=5).read().decode()
+        assert "jamaica_analyses_waiting 4.0" in metrics
+        assert "jamaica_analyses_in_line 3.0" in metrics
+        assert ask(s, tables[0], seat, address="10.0.0.1")[0] == 202  # the same job, polled
+        last = ask(s, tables[3], seat, address="10.0.0.2")  # the queue's last: 3 games first
         assert last[0] == 202 and last[1]["total"] == 0 and last[1]["ahead"] in (2, 3), last
         attacked = by.measure(20)
         assert len(attacked) == 20, by.errors
-        assert ask(s, tables[0], {"seat": 0, "token": TOKEN})[0] in (200, 202)
+        assert ask(s, tables[0], seat, address="10.0.0.1")[0] in (200, 202)
         print(
             f"bystander's worst answer→question: quiet {worst(quiet) * 1000:.0f} ms, during "
             f"the analyses {worst(attacked) * 1000:.0f} ms"

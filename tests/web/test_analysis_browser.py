@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 
+from jamaica.web.analysis import PER_ADDRESS
+
 from .analysis_games import TOKEN, store_game
 from .server import Server
 from .shots import screenshot
@@ -130,26 +132,27 @@ def test_a_spectator_is_told_who_may_see_it_and_a_wrong_token_is_refused(
 
 
 def test_a_full_queue_counts_down_and_asks_again(tmp_path: Path, browser: Any) -> None:
-    """Four games wait for master already: the page's request gets the server's 503 with its
+    """Two games asked from this address wait for master already (its share of the queue; a full
+    queue is refused the same way): the page's request gets the server's 503 with its
     Retry-After (30 s). The page says so, counts the seconds down, and sends the same request
     again when they are up — it never leaves the player waiting on nothing (the browser's clock
     is Playwright's, so the 30 s pass at once)."""
     db = tmp_path / "jamaica.db"
-    tables = [f"g{i}" for i in range(5)]
+    tables = [f"g{i}" for i in range(PER_ADDRESS + 1)]
     for i, t in enumerate(tables):
         store_game(db, t, players=6, rounds=6, seed=20 + i)
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("JAMAICA_ANALYSIS_ITERATIONS", "2000")  # the queue stays full for the test
         s = Server(db).start()
     try:
-        for t in tables[:4]:  # the worker's queue is full (WAITING games)
+        for t in tables[:PER_ADDRESS]:  # this address's share of the worker's queue is taken
             assert ask(s, t, {"seat": 0, "token": TOKEN})[0] == 202
         ctx = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-GB")
         page = ctx.new_page()
         page.clock.install()
         asked: list[str] = []
         page.on("request", lambda r: asked.append(r.url) if r.url.endswith("/analysis") else None)
-        page.goto(f"{s.url}/replay/{tables[4]}#seat=0&token={TOKEN}")
+        page.goto(f"{s.url}/replay/{tables[-1]}#seat=0&token={TOKEN}")
         page.wait_for_selector("#analyse")
         page.click("#analyse")
         status = page.locator("#analysis-status")

@@ -29,9 +29,11 @@ def game(seed: int) -> list[int]:
     return list(play_game(CONFIG, [GreedyBot(0), GreedyBot(1)], seed=seed).actions)
 
 
-async def until_done(jobs: Analyses, table: str, history: list[int], lang: str = "en") -> bytes:
+async def until_done(
+    jobs: Analyses, table: str, history: list[int], lang: str = "en", address: str | None = None
+) -> bytes:
     for _ in range(600):
-        got = jobs.answer(table, 0, CONFIG, NAMES, history, lang)
+        got = jobs.answer(table, 0, CONFIG, NAMES, history, lang, address=address)
         if isinstance(got, Ready):
             return got.body
         done, total = got
@@ -137,3 +139,73 @@ async def test_a_result_the_store_refused_is_stored_when_asked_again_not_searche
     finally:
         jobs.close()
         store.close()
+
+
+# --- fairness: one address cannot hold the queue, and a refused request keeps its place --------
+async def test_one_address_holds_at_most_its_share_of_the_queue(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An attack held all four places from one address by asking for a new seat every 0.25 s:
+    the players' pages, asking again after 30 s, got 503 for minutes."""
+    monkeypatch.setattr(analysis, "DEADLINE", 600.0)
+    jobs = Analyses(iterations=4000)  # the worker stays busy for the test
+    try:
+        history = game(1)
+        for t in ("a", "b"):
+            jobs.answer(t, 0, CONFIG, NAMES, history, "en", address="6.6.6.6")
+        with pytest.raises(Busy) as refused:
+            jobs.answer("c", 0, CONFIG, NAMES, history, "en", address="6.6.6.6")
+        assert refused.value.reason == "crowded"
+        assert jobs.answer("d", 0, CONFIG, NAMES, history, "en", address="7.7.7.7") == (0, 0)
+        assert jobs.waiting == 3 < analysis.WAITING
+    finally:
+        jobs.close()
+
+
+async def test_refused_requests_start_in_the_order_they_were_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Whoever asked first after a place freed took it: an attacker asking four times a second
+    always beat a page that asks again after 30 s. A refused request now has a place in line."""
+    monkeypatch.setattr(analysis, "WAITING", 1)
+    jobs = Analyses(iterations=16)
+    try:
+        history = game(1)
+        jobs.answer("a", 0, CONFIG, NAMES, history, "en", address="1.1.1.1")
+        with pytest.raises(Busy):  # the page: first in line
+            jobs.answer("page", 0, CONFIG, NAMES, history, "en", address="2.2.2.2")
+        with pytest.raises(Busy):  # the attacker: second
+            jobs.answer("x", 0, CONFIG, NAMES, history, "en", address="6.6.6.6")
+        await until_done(jobs, "a", history, address="1.1.1.1")
+        for _ in range(20):  # the attacker asks again and again: the place is the page's
+            with pytest.raises(Busy) as refused:
+                jobs.answer("x", 0, CONFIG, NAMES, history, "en", address="6.6.6.6")
+            assert refused.value.reason == "full" and refused.value.ahead == 1
+        assert jobs.answer("page", 0, CONFIG, NAMES, history, "en", address="2.2.2.2") == (0, 0)
+        await until_done(jobs, "page", history, address="2.2.2.2")
+        assert jobs.answer("x", 0, CONFIG, NAMES, history, "en", address="6.6.6.6") == (0, 0)
+    finally:
+        jobs.close()
+
+
+async def test_a_place_in_line_not_asked_for_again_is_given_up_and_the_line_is_bounded(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(analysis, "WAITING", 1)
+    monkeypatch.setattr(analysis, "LINE_SECONDS", 0.3)
+    jobs = Analyses(iterations=16)
+    try:
+        history = game(1)
+        jobs.answer("a", 0, CONFIG, NAMES, history, "en", address="1.1.1.1")
+        with pytest.raises(Busy):  # a page closed after this: it never asks again
+            jobs.answer("gone", 0, CONFIG, NAMES, history, "en", address="2.2.2.2")
+        for t in range(5):  # one address keeps at most its share of places in line
+            with pytest.raises(Busy):
+                jobs.answer(f"x{t}", 0, CONFIG, NAMES, history, "en", address="6.6.6.6")
+        assert jobs.in_line() == 1 + analysis.PER_ADDRESS
+        await until_done(jobs, "a", history, address="1.1.1.1")
+        await asyncio.sleep(0.4)  # every place not asked for again is given up
+        assert jobs.answer("c", 0, CONFIG, NAMES, history, "en", address="3.3.3.3") == (0, 0)
+        assert jobs.in_line() == 0
+    finally:
+        jobs.close()

@@ -9,15 +9,20 @@ running 409.
 
 The work (tens of seconds of master's search) never runs on the event loop nor in the server's
 process: one niced worker *process* (spawn, like `replays.py`) does one game at a time, at most
-WAITING games wait for it (then 503, "busy, try again"), and a game's analysis stops at DEADLINE
-seconds. The first request starts the job and answers 202 with its progress (`done` of `total`
-questions, read from a small shared array the worker writes); the page asks again until the
-answer is 200. A result is stored with its table (`analysis_store`: the table's database, SQLite
-or PostgreSQL, one row per seat, keyed by the analysis's version and budget and by the game)
-before the first 200 that carries it: a restart, a deploy or another node serves it from there
-without searching again. The last KEPT results are also kept in memory (an LRU in front of the
-store), with their words in every language (rendered in the worker, from the language-neutral
-analysis). Reading and writing the store runs in threads, never on the event loop.
+WAITING games wait for it, at most PER_ADDRESS of them asked from one address, and a game's
+analysis stops at DEADLINE seconds. A request refused for want of room (503, "busy, try again")
+takes a place in a line (at most LINE places, PER_ADDRESS an address; a place not asked for again
+within LINE_SECONDS is given up): room that frees goes to the line in order, not to whoever asks
+first — an attacker asking four times a second cannot starve a page that asks every 30 s.
+
+The first request starts the job and answers 202 with its progress (`done` of `total` questions,
+read from a small shared array the worker writes); the page asks again until the answer is 200.
+A result is stored with its table (`analysis_store`: the table's database, SQLite or PostgreSQL,
+one row per seat, keyed by the analysis's version and budget and by the game) before the first
+200 that carries it: a restart, a deploy or another node serves it from there without searching
+again. The last KEPT results are also kept in memory (an LRU in front of the store), with their
+words in every language (rendered in the worker, from the language-neutral analysis). Reading and
+writing the store runs in threads, never on the event loop.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ import logging
 import multiprocessing
 import os
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -44,6 +49,7 @@ from ..rules import Config
 from . import analysis_store
 from .analysis_store import Kept
 from .language import http_error, lang_of
+from .limits import client_address
 from .lobby import KEY_HEADER, moved
 from .orphans import exit_with_parent
 from .protocol import Hello, ProtocolError
@@ -59,7 +65,11 @@ if TYPE_CHECKING:
     from .tables import LiveTable
 
 log = logging.getLogger("jamaica.web")
-WAITING = 4  # games in the worker's queue, the one it works on included (then 503)
+WAITING = 16  # games in the worker's queue, the one it works on included (then 503)
+PER_ADDRESS = 2  # of them from one address (friends at one router each get theirs); places in line
+LINE = 256  # requests refused for want of room, waiting for it in order
+LINE_SECONDS = 90.0  # a place in line not asked for again within this is given up (pages: 30 s)
+BUSY_SECONDS = 30  # Retry-After of a refusal
 KEPT = 64  # analyses kept (table, seat): each a few tens of kB in two languages
 DEADLINE = 240.0  # seconds a game's analysis may take in the worker
 MAX_BODY = 1024  # bytes: a seat number and a token
@@ -71,7 +81,13 @@ _Key = tuple[str, int]  # table, seat
 
 
 class Busy(Exception):
-    """Too many analyses wait for the worker already."""
+    """No room for this analysis now: the queue is full ("full": `ahead` requests are before it in
+    line), or this address has its share of it ("crowded")."""
+
+    def __init__(self, reason: str, ahead: int = 0) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.ahead = ahead
 
 
 @dataclass(frozen=True)
@@ -97,6 +113,7 @@ class Game:
 class Job:
     number: int
     game: Game
+    address: str | None = None  # who asked for it (None: not counted, e.g. a test)
     known: Kept | None = None  # a stored analysis whose words are to be said again
     error: ProtocolError | None = None  # why it stopped (too long, the worker died), if it has
     task: asyncio.Task[None] | None = None
@@ -110,19 +127,61 @@ class Analyses:
         if iterations is None and os.environ.get("JAMAICA_ANALYSIS_ITERATIONS", "").isdigit():
             iterations = max(1, int(os.environ["JAMAICA_ANALYSIS_ITERATIONS"][:6]))  # tests
         self.iterations = iterations  # master's per question (None: the analysis's default)
+        most = os.environ.get("JAMAICA_ANALYSIS_WAITING", "")
+        self.most = max(1, int(most[:4])) if most.isdigit() else WAITING  # the queue's bound
         self.store = store  # where analyses are kept with their tables (None: in memory only)
         self._pool: ProcessPoolExecutor | None = None
         self._board: Synchronized[int] | None = None  # the running job's number, done, total
         self._done: OrderedDict[_Key, Kept] = OrderedDict()
         self._jobs: dict[_Key, Job] = {}
+        self._line: OrderedDict[_Key, tuple[str | None, float]] = OrderedDict()  # address, asked
         self._numbers = 0
         self.computed = 0  # analyses worked out by master's search (not from memory or store)
         self.said = 0  # stored analyses whose words were said again (new catalogs)
         self.recalled = 0  # analyses read from the store
+        self.refused = 0  # requests refused for want of room (503)
 
     @property
     def waiting(self) -> int:
         return sum(j.error is None for j in self._jobs.values())
+
+    def in_line(self) -> int:
+        return len(self._line)
+
+    def stats(self) -> dict[str, int]:
+        """For the operator (`/api/status`, `/metrics`): counts only."""
+        return {"waiting": self.waiting, "in_line": len(self._line), "computed": self.computed,
+                "recalled": self.recalled, "said": self.said, "refused": self.refused}
+
+    def _room_for(self, key: _Key, address: str | None) -> None:
+        """Raise Busy unless a new job for `key` may join the queue now: its address has less
+        than its share, there is room, and nobody refused before it is still in line for it."""
+        now = time.monotonic()
+        for k, (_, asked) in list(self._line.items()):  # at most LINE
+            if now - asked > LINE_SECONDS:
+                del self._line[k]
+        jobs = [j for j in self._jobs.values() if j.error is None]
+        share = Counter(j.address for j in jobs if j.address is not None)
+        crowded = {a for a, n in share.items() if n >= PER_ADDRESS}  # they cannot start now
+        if key in self._line:
+            self._line[key] = (address, now)  # asked again: its place stays
+        if address in crowded:
+            self.refused += 1
+            raise Busy("crowded")
+        room = self.most - len(jobs)
+        ahead = 0
+        for k, (a, _) in self._line.items():  # those before it that could start now
+            if k == key:
+                break
+            ahead += a not in crowded
+        if ahead < room:
+            self._line.pop(key, None)
+            return
+        self.refused += 1
+        if key not in self._line and len(self._line) < LINE and (address is None or sum(
+                a == address for a, _ in self._line.values()) < PER_ADDRESS):  # fmt: skip
+            self._line[key] = (address, now)
+        raise Busy("full", ahead)
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -175,13 +234,14 @@ class Analyses:
     def answer(
         self, table_id: str, seat: int, config: Config, names: Sequence[str],
         history: Sequence[int], lang: str, skip: Sequence[int] = (), stored: Kept | None = None,
+        address: str | None = None,
     ) -> Ready | tuple[int, int]:  # fmt: skip
         """The analysis of `seat` in `lang` — when its search was made and its JSON — if it is
         ready, else the job's progress (done, total), starting it if it is not running (`skip`:
         the steps a bot or the clock answered for the seat, not judged; `stored`: what
-        `recall` found — served as it is, or only said again if its words are empty); Busy if
-        too many wait, the ProtocolError that stopped it if it did (the next request starts it
-        again)."""
+        `recall` found — served as it is, or only said again if its words are empty; `address`:
+        who asks, for its share of the queue); Busy if there is no room for it now, the
+        ProtocolError that stopped it if it did (the next request starts it again)."""
         key = (table_id, seat)
         if stored is not None and stored.said and key not in self._done:
             self._remember(key, stored)
@@ -199,11 +259,10 @@ class Analyses:
             raise error
         if job is not None:
             return self.progress(job)
-        if self.waiting >= WAITING:
-            raise Busy()
+        self._room_for(key, address)
         self._numbers += 1
         game = Game(config.to_dict(), tuple(names), tuple(history), tuple(skip))
-        job = self._jobs[key] = Job(self._numbers, game, stored)
+        job = self._jobs[key] = Job(self._numbers, game, address, stored)
         job.task = asyncio.get_running_loop().create_task(self._run(key, job))
         return 0, 0
 
@@ -369,10 +428,17 @@ def endpoint(tables: Tables, players: Players, analyses: Analyses) -> Any:
                 return http_error(request, 503, "this table is unavailable")
         try:
             found = analyses.answer(table.id, seat, table.session.config, table.names,
-                                    state.history, lang_of(request), skip, stored)  # fmt: skip
-        except Busy:
-            return http_error(request, 503, "master is analysing other games: try again in a "
-                              "minute", headers={"Retry-After": "30"})  # fmt: skip
+                                    state.history, lang_of(request), skip, stored,
+                                    client_address(request.client))  # fmt: skip
+        except Busy as e:
+            again = {"Retry-After": str(BUSY_SECONDS)}
+            if e.reason == "crowded":
+                return http_error(request, 503, "another analysis asked from your address is "
+                                  "being made: this one can start when it is done, ask again in "
+                                  "{seconds} s", headers=again, seconds=BUSY_SECONDS)  # fmt: skip
+            return http_error(request, 503, "master is analysing other games: ask again in "
+                              "{seconds} s (those refused before you go first)", headers=again,
+                              seconds=BUSY_SECONDS)  # fmt: skip
         except ProtocolError as e:  # it stopped: the next request starts it again
             return http_error(request, 503, e, headers={"Retry-After": "5"})
         if isinstance(found, tuple):

@@ -29,7 +29,9 @@ from prometheus_client import (
     PlatformCollector,
     ProcessCollector,
 )
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.exposition import choose_encoder
+from prometheus_client.registry import Collector
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -60,6 +62,28 @@ def ping(store: Store) -> None:
         store.rows("SELECT version FROM schema_version")
     else:  # another Store: a lookup by primary key
         store.table("")
+
+
+class _Analyses(Collector):
+    """`jamaica_analyses_waiting` (the worker's queue), `jamaica_analyses_in_line` (requests
+    refused for want of room, waiting in order) and `jamaica_analyses_total{how}`: worked out by
+    master, recalled from the store, said again in new words, refused (503)."""
+
+    def __init__(self, stats: Callable[[], dict[str, int]]) -> None:
+        self.stats = stats
+
+    def collect(self) -> Iterable[Metric]:
+        d = self.stats()
+        yield GaugeMetricFamily("jamaica_analyses_waiting",
+                                "Post-game analyses in the worker's queue", d["waiting"])
+        yield GaugeMetricFamily("jamaica_analyses_in_line",
+                                "Analysis requests refused for want of room, waiting in order",
+                                d["in_line"])  # fmt: skip
+        total = CounterMetricFamily("jamaica_analyses", "Post-game analyses, by how they were "
+                                    "answered", labels=["how"])  # fmt: skip
+        for how in ("computed", "recalled", "said", "refused"):
+            total.add_metric([how], d[how])
+        yield total
 
 
 class Monitor:
@@ -119,6 +143,10 @@ class Monitor:
     def count_tables(self, live: Callable[[], int]) -> None:
         """The live-tables gauge reads `live()` at each scrape (it must be O(1))."""
         self.tables_live.set_function(live)
+
+    def count_analyses(self, stats: Callable[[], dict[str, int]]) -> None:
+        """The post-game analyses' queue and counts, read from `stats()` at each scrape."""
+        self.registry.register(_Analyses(stats))
 
     def stored(self, rows: Iterable[ActionRow]) -> None:
         """Decisions stored (a table's rows, once committed). Never raises: it is called after

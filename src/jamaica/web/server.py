@@ -115,6 +115,7 @@ def create_app(
     accepting = asyncio.Semaphore(1)
     monitor = install(store, Monitor())  # /health, /ready, /metrics: this app's own registry
     monitor.count_tables(lambda: len(tables.live))
+    monitor.count_analyses(analyses.stats)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -305,6 +306,7 @@ def create_app(
             "bots": bot_pool().stats(),
             "replays": {"waiting": replays.waiting, "computed": replays.computed,
                         "applied": replays.applied},
+            "analyses": analyses.stats(),
         })  # fmt: skip
 
     async def board(request: Request) -> Response:
