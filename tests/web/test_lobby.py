@@ -290,8 +290,12 @@ def test_a_rematch_seats_the_same_players_rotated(tmp_path: Path) -> None:
     old = _finished_table(db, keys)
     server = Server(db).start()
     try:
-        ann = server.get("/api/me", keys["Ann"])
+        kept = server.get("/api/status")["tables"]  # the finished game is not in memory
+        assert kept["live"] == 0 and kept["archived"] == 1, kept
+        ann = server.get("/api/me", keys["Ann"])  # yet it is Ann's, with its result
         assert ann["stats"]["games"] == 1 and ann["tables"][0]["result"] is not None
+        assert ann["tables"][0]["status"] == "finished"
+        assert [t["status"] for t in server.get("/api/tables") if t["id"] == old] == ["finished"]
         with server.ws(old) as b:
             _hello_key(b, keys["Ben"])
             status, d = server.post(f"/api/tables/{old}/rematch", {}, keys["Ann"])

@@ -27,6 +27,7 @@ from .store import StoreError
 from .tables import LiveTable
 
 KEY_HEADER = "x-player-key"
+MINE_FINISHED = 50  # a player's archived finished tables listed in /api/me (all count in stats)
 ERRORS = {"taken": 409, "seated": 409, "started": 409, "not_creator": 403, "bad_token": 403}
 
 
@@ -197,18 +198,23 @@ class Lobby:
                 games += 1
                 wins += result[seat]["rank"] == 1
                 total += result[seat]["score"]
-        for table_id, held in self.tables.archived_seats.items():
-            if player.id in held:
-                line = {**self.tables.archived_summaries[table_id], "status": "archived"}
-                mine.append(
-                    {
-                        **line,
-                        "seat": held[player.id],
-                        "pending": False,
-                        "your_turn": False,
-                        "creator": False,
-                    }
-                )
+        archived = self.tables.archived_by_player.get(player.id, {})  # this player's only
+        lines = sorted(({**self.tables.archived_summaries[t], "seat": seat, "pending": False,
+                         "your_turn": False, "creator": False}
+                        for t, seat in archived.items()), key=lambda x: -x["created"])  # fmt: skip
+        shown = 0
+        for line in lines:  # a finished one counts in the stats; the newest are listed
+            result = line.get("result")
+            if line["status"] == "finished" and result is not None:
+                games += 1
+                wins += result[line["seat"]]["rank"] == 1
+                total += result[line["seat"]]["score"]
+                shown += 1
+                if shown > MINE_FINISHED:
+                    continue
+            elif line["status"] != "finished":
+                line["status"] = "archived"  # untimed and idle: it opens when visited
+            mine.append(line)
         stats = {
             "games": games,
             "wins": wins,

@@ -1,10 +1,17 @@
 """The server's live tables, by id: rebuilt from the store at start, archived when idle and
 rebuilt on demand, listed for the lobby. The server and the lobby both hold this registry; it
-knows nothing of either (one live table is `tables.LiveTable`)."""
+knows nothing of either (one live table is `tables.LiveTable`).
+
+A finished table leaves memory once nobody has looked at it for `finished_after` seconds (and at
+start it is never loaded): it stays listed, replayable and among its players' tables, from a
+summary of a few hundred bytes instead of a whole live game (about 1.2 MB for six players). The
+lobby's lists read the newest of them from an index kept in order, never all of them: the work of
+a lobby request does not grow with the games the server has ever played."""
 
 from __future__ import annotations
 
 import asyncio
+import bisect
 import logging
 import os
 import time
@@ -38,7 +45,11 @@ class Tables:
         self.archived: set[str] = set()
         self.archived_summaries: dict[str, dict[str, Any]] = {}
         self.archived_seats: dict[str, dict[str, int]] = {}  # table -> player id -> seat
+        self.archived_by_player: dict[str, dict[str, int]] = {}  # player id -> table -> seat
+        self.finished_order: list[tuple[float, str]] = []  # archived finished: (created, id)
+        self.paused: set[str] = set()  # archived unfinished tables
         self.archive_after = float(os.environ.get("JAMAICA_ARCHIVE_AFTER", 7 * 24 * 3600))
+        self.finished_after = float(os.environ.get("JAMAICA_ARCHIVE_FINISHED_AFTER", 600))
         self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
         self.by_address: dict[str, str] = {}  # table id -> the address that created it
         self.elsewhere: Elsewhere | None = None  # several nodes: the others' tables
@@ -56,7 +67,11 @@ class Tables:
                 record = self.store.table(table_id)
                 if record is None:
                     continue
-                self.live[table_id] = LiveTable.restore(record, self.store)
+                table = LiveTable.restore(record, self.store)
+                if record.finished:  # listed from its summary: the game stays in the store
+                    self._archive(table)
+                else:
+                    self.live[table_id] = table
             except Exception as e:  # one bad table must not stop the server
                 reason = str(e).splitlines()[0] if str(e) else type(e).__name__
                 log.error("table %s cannot be rebuilt and is set aside: %s", table_id, reason)
@@ -93,9 +108,7 @@ class Tables:
         if table is not None and table_id in self.archived:
             table.touched = time.time()  # visited: not unloaded again at the next sweep
             self.live[table_id] = table
-            self.archived.discard(table_id)
-            self.archived_summaries.pop(table_id, None)
-            self.archived_seats.pop(table_id, None)
+            self._forget(table_id)
             table.kick()
             _show_ratings(table)
         return self.live.get(table_id)
@@ -107,28 +120,61 @@ class Tables:
         _show_ratings(table)
 
     def archive_idle(self, now: float | None = None) -> list[str]:
-        """Unload unfinished tables that are untimed or still waiting for players, that nobody has
-        touched for `archive_after` seconds and nobody watches: they stay in the store, listed
-        (and in their players' tables), replayable, and come back when visited."""
+        """Unload the tables nobody watches that nobody has touched for a while: a finished one
+        after `finished_after` seconds, an unfinished one after `archive_after` if it is untimed
+        or still waiting for players. They stay in the store, listed (and in their players'
+        tables), replayable, and come back when visited."""
         now = time.time() if now is None else now
         gone = []
         for table_id, table in list(self.live.items()):
-            idle = now - table.touched > self.archive_after
-            paused = table.record.seconds_per_decision is None or not table.record.started
-            if idle and paused and not table.clients and not table.record.finished:
-                table.close()
+            if table.clients:
+                continue
+            idle = now - table.touched
+            if table.record.finished:
+                due = idle > self.finished_after
+            else:
+                paused = table.record.seconds_per_decision is None or not table.record.started
+                due = paused and idle > self.archive_after
+            if due:
                 del self.live[table_id]
-                self.archived.add(table_id)
-                self.archived_summaries[table_id] = {**table.summary(), "archived": True}
-                self.archived_seats[table_id] = {
-                    seat["player"]: i
-                    for i, seat in enumerate(table.record.seats)
-                    if seat.get("player") is not None
-                }
+                self._archive(table)
                 gone.append(table_id)
         if gone:
             log.info("archived %d idle tables", len(gone))
         return gone
+
+    def _archive(self, table: LiveTable) -> None:
+        """`table` leaves memory (closed), its summary and seats kept for the lobby."""
+        table.close()
+        table_id = table.id
+        summary = {**table.summary(), "archived": True}
+        self.archived.add(table_id)
+        self.archived_summaries[table_id] = summary
+        seats = {seat["player"]: i for i, seat in enumerate(table.record.seats)
+                 if seat.get("player") is not None}  # fmt: skip
+        self.archived_seats[table_id] = seats
+        for player, seat in seats.items():
+            self.archived_by_player.setdefault(player, {})[table_id] = seat
+        if table.record.finished:
+            bisect.insort(self.finished_order, (summary["created"], table_id))
+        else:
+            self.paused.add(table_id)
+
+    def _forget(self, table_id: str) -> None:
+        """An archived table is live again: out of the archive's lists and indexes."""
+        self.archived.discard(table_id)
+        summary = self.archived_summaries.pop(table_id, None)
+        for player in self.archived_seats.pop(table_id, {}):
+            held = self.archived_by_player.get(player, {})
+            held.pop(table_id, None)
+            if not held:
+                self.archived_by_player.pop(player, None)
+        self.paused.discard(table_id)
+        if summary is not None:
+            order = self.finished_order
+            i = bisect.bisect_left(order, (summary["created"], table_id))
+            if i < len(order) and order[i] == (summary["created"], table_id):
+                del order[i]
 
     def unfinished_from(self, address: str) -> int:
         """Unfinished tables created from `address` since the server started."""
@@ -174,10 +220,14 @@ class Tables:
         lines.sort(key=lambda x: -x["created"])
         order = {"waiting": 0, "playing": 1, "finished": 2}
         lines.sort(key=lambda x: order[x["status"]])  # stable: newest first in each
-        finished = [x for x in lines if x["status"] == "finished"][:FINISHED_LISTED]
-        out = [x for x in lines if x["status"] != "finished"] + finished
-        archived = sorted(self.archived_summaries.values(), key=lambda x: -x["created"])
-        out += [{**x, "status": "archived"} for x in archived[:FINISHED_LISTED]]
+        finished = [x for x in lines if x["status"] == "finished"]
+        newest = self.finished_order[-FINISHED_LISTED:]  # the archived ones: from their index
+        finished += [self.archived_summaries[t] for _, t in reversed(newest)]
+        finished.sort(key=lambda x: -x["created"])
+        out = [x for x in lines if x["status"] != "finished"] + finished[:FINISHED_LISTED]
+        paused = sorted((self.archived_summaries[t] for t in self.paused),
+                        key=lambda x: -x["created"])  # fmt: skip
+        out += [{**x, "status": "archived"} for x in paused[:FINISHED_LISTED]]
         out += [{"id": table_id, "available": False, "reason": reason}
                 for table_id, reason in self.broken.items()]  # fmt: skip
         return out

@@ -158,7 +158,7 @@ function myTableCard(t) {
     }
     actions.appendChild(seatLink);
   } else {
-    state.textContent = status === "archived" ? tr("Finished (archived)") : tr("Finished");
+    state.textContent = status === "archived" ? tr("Paused (opens when visited)") : tr("Finished");
     seatLink.textContent = tr("The table");
     actions.append(seatLink, el("a", { href: `/replay/${t.id}`, "data-focus": `replay-${t.id}` }, tr("Replay")));
   }
@@ -243,7 +243,7 @@ function drawPublic() {
   const mine = new Set(me ? me.tables.map((t) => t.id) : []);
   const open = tables.filter((t) => t.status === "waiting" && t.open_seats > 0 && !mine.has(t.id) && t.available !== false);
   const playing = tables.filter((t) => (t.status === "playing" || (!t.status && !t.finished)) && !mine.has(t.id));
-  const done = tables.filter((t) => t.status === "finished" || t.status === "archived" || (!t.status && t.finished))
+  const done = tables.filter((t) => t.status === "finished" || (!t.status && t.finished))
     .slice(0, FINISHED_SHOWN);
   render($("open-tables"), open, () => open.length ? open.map(openCard)
     : [el("p", { class: "muted" }, tr("No open seats right now: create a table with open seats and wait here, or invite someone."))]);
