@@ -348,6 +348,9 @@ async def proven_seat(request: Request, table: LiveTable, players: Players) -> i
         raise ProtocolError("bad_request", "the seat is a number")
     if token is not None and not isinstance(token, str):
         raise ProtocolError("bad_request", "the token is a string")
+    last = len(table.record.seats) - 1
+    if seat is not None and not 0 <= seat <= last:
+        raise ProtocolError("bad_request", "seats are 0 to {last}", last=last)
     player = await players.by_key(request.headers.get(KEY_HEADER))
     refused: ProtocolError | None = None
     if seat is not None and token:
