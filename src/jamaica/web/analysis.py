@@ -51,7 +51,7 @@ from .analysis_store import Kept
 from .language import http_error, lang_of
 from .limits import client_address
 from .lobby import KEY_HEADER, moved
-from .orphans import exit_with_parent
+from .orphans import exit_with_parent, stop_pool
 from .protocol import Hello, ProtocolError
 from .security import TooLarge, read_body
 from .store import Store, StoreError
@@ -331,8 +331,9 @@ class Analyses:
             if job.task is not None:
                 job.task.cancel()
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            stop_pool(self._pool)
             self._pool = None
+        self._board = None  # its lock's semaphore is released with it
 
 
 # --- the request --------------------------------------------------------------------------------

@@ -9,9 +9,11 @@ then a child of init or a subreaper, so its parent's pid changes).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 import time
+from concurrent.futures import ProcessPoolExecutor
 from typing import Final
 
 CHECK_SECONDS: Final = 1.0  # how often a worker looks for its parent
@@ -28,3 +30,18 @@ def exit_with_parent(every: float = CHECK_SECONDS) -> None:
         os._exit(0)
 
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
+def stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool at once, its workers too (a search in progress is not waited for: the server
+    stops in about a second whatever its worker does), and wait for the pool's own thread."""
+    workers = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for worker in workers:
+        with contextlib.suppress(Exception):
+            worker.terminate()
+    for worker in workers:
+        with contextlib.suppress(Exception):
+            worker.join(2.0)
+    with contextlib.suppress(Exception):
+        pool.shutdown(wait=True)

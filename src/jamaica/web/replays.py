@@ -26,7 +26,7 @@ from typing import Any
 from ..i18n.events import describe
 from ..rules import Config, State, new_game
 from ..rules.view import can_see
-from .orphans import exit_with_parent
+from .orphans import exit_with_parent, stop_pool
 
 CHECKPOINT = 64  # steps between two kept copies of a game
 CACHED = 128  # answers kept (table, step, names): each up to about 100 kB
@@ -92,7 +92,7 @@ class Replays:
 
     def close(self) -> None:
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            stop_pool(self._pool)
             self._pool = None
 
 
