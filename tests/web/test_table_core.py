@@ -165,6 +165,7 @@ async def test_idle_untimed_tables_are_archived_and_come_back_when_visited(tmp_p
     back = await tables.get(table.id)  # a player comes back: rebuilt from the store
     assert back is not None and back.session.state.history == history
     assert table.id in tables.live and table.id not in tables.archived
+    assert [t for _, t in tables.paused_order] == [waiting.id]  # out of the lobby's index too
     assert table.id not in tables.archive_idle()  # a visit counts: not unloaded at once again
     back.close()
     timed.close()

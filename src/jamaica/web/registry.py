@@ -47,7 +47,7 @@ class Tables:
         self.archived_seats: dict[str, dict[str, int]] = {}  # table -> player id -> seat
         self.archived_by_player: dict[str, dict[str, int]] = {}  # player id -> table -> seat
         self.finished_order: list[tuple[float, str]] = []  # archived finished: (created, id)
-        self.paused: set[str] = set()  # archived unfinished tables
+        self.paused_order: list[tuple[float, str]] = []  # archived unfinished: (created, id)
         self.archive_after = float(os.environ.get("JAMAICA_ARCHIVE_AFTER", 7 * 24 * 3600))
         self.finished_after = float(os.environ.get("JAMAICA_ARCHIVE_FINISHED_AFTER", 600))
         self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
@@ -155,10 +155,8 @@ class Tables:
         self.archived_seats[table_id] = seats
         for player, seat in seats.items():
             self.archived_by_player.setdefault(player, {})[table_id] = seat
-        if table.record.finished:
-            bisect.insort(self.finished_order, (summary["created"], table_id))
-        else:
-            self.paused.add(table_id)
+        order = self.finished_order if table.record.finished else self.paused_order
+        bisect.insort(order, (summary["created"], table_id))
 
     def _forget(self, table_id: str) -> None:
         """An archived table is live again: out of the archive's lists and indexes."""
@@ -169,12 +167,12 @@ class Tables:
             held.pop(table_id, None)
             if not held:
                 self.archived_by_player.pop(player, None)
-        self.paused.discard(table_id)
         if summary is not None:
-            order = self.finished_order
-            i = bisect.bisect_left(order, (summary["created"], table_id))
-            if i < len(order) and order[i] == (summary["created"], table_id):
-                del order[i]
+            entry = (summary["created"], table_id)
+            for order in (self.finished_order, self.paused_order):
+                i = bisect.bisect_left(order, entry)
+                if i < len(order) and order[i] == entry:
+                    del order[i]
 
     def unfinished_from(self, address: str) -> int:
         """Unfinished tables created from `address` since the server started."""
@@ -225,9 +223,8 @@ class Tables:
         finished += [self.archived_summaries[t] for _, t in reversed(newest)]
         finished.sort(key=lambda x: -x["created"])
         out = [x for x in lines if x["status"] != "finished"] + finished[:FINISHED_LISTED]
-        paused = sorted((self.archived_summaries[t] for t in self.paused),
-                        key=lambda x: -x["created"])  # fmt: skip
-        out += [{**x, "status": "archived"} for x in paused[:FINISHED_LISTED]]
+        paused = reversed(self.paused_order[-FINISHED_LISTED:])  # newest first, from the index
+        out += [{**self.archived_summaries[t], "status": "archived"} for _, t in paused]
         out += [{"id": table_id, "available": False, "reason": reason}
                 for table_id, reason in self.broken.items()]  # fmt: skip
         return out
