@@ -281,6 +281,8 @@ async def test_finished_tables_leave_memory_and_stay_listed_with_their_results(
     line = {t["id"]: t for t in tables.summaries()}[done.id]
     assert line["status"] == "finished" and line["archived"] is True and line["result"] == result
     assert tables.archived_by_player == {ann.id: {done.id: 0}}
+    shared = tables.shared_lines()[done.id]  # the other nodes' lobbies still list it, as Ann's
+    assert shared["status"] == "finished" and shared["holders"] == {ann.id: 0}
     back = await tables.get(done.id)  # opened again: rebuilt, out of the archive's indexes
     assert back is not None and back.session.state.is_terminal()
     assert [t for _, t in tables.finished_order] == [watched.id]

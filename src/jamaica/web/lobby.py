@@ -186,7 +186,7 @@ class Lobby:
                 total += result[seat]["score"]
         for line in self.tables.remote():  # tables other nodes keep
             seat = line.get("holders", {}).get(player.id)
-            if seat is None:
+            if seat is None or line["id"] in self.tables.archived:  # listed below, from here
                 continue
             public = {k: v for k, v in line.items() if k not in PRIVATE}
             seat_line = line["seats"][seat] if seat < len(line["seats"]) else {}

@@ -188,7 +188,8 @@ class Tables:
 
     def shared_lines(self) -> dict[str, dict[str, Any]]:
         """This node's lobby lines for the other nodes: each table's summary, and (for "my
-        tables" only, never listed) who holds or has been kept which seat and whom it waits for."""
+        tables" only, never listed) who holds or has been kept which seat and whom it waits for;
+        of the finished tables it archived, the newest `FINISHED_LISTED` (as every node lists)."""
         out = {}
         for table_id, table in self.live.items():
             s = table.session.state
@@ -202,6 +203,9 @@ class Tables:
                     holders[who] = i
             out[table_id] = {**table.summary(), "holders": holders,
                              "waiting": table.waiting_for() if playing else []}  # fmt: skip
+        for _, table_id in self.finished_order[-FINISHED_LISTED:]:  # archived: the newest only
+            out[table_id] = {**self.archived_summaries[table_id], "waiting": [],
+                             "holders": dict(self.archived_seats.get(table_id, {}))}  # fmt: skip
         return out
 
     def remote(self) -> list[dict[str, Any]]:
