@@ -218,7 +218,8 @@ class Tables:
         several nodes, every node's tables."""
         lines = [t.summary() for t in reversed(list(self.live.values()))]
         for line in self.remote():
-            lines.append({k: v for k, v in line.items() if k not in PRIVATE})
+            if line.get("id") not in self.archived:  # archived here too: listed from here
+                lines.append({k: v for k, v in line.items() if k not in PRIVATE})
         lines.sort(key=lambda x: -x["created"])
         order = {"waiting": 0, "playing": 1, "finished": 2}
         lines.sort(key=lambda x: order[x["status"]])  # stable: newest first in each
