@@ -283,6 +283,20 @@ async def test_finished_tables_leave_memory_and_stay_listed_with_their_results(
     assert tables.archived_by_player == {ann.id: {done.id: 0}}
     shared = tables.shared_lines()[done.id]  # the other nodes' lobbies still list it, as Ann's
     assert shared["status"] == "finished" and shared["holders"] == {ann.id: 0}
+
+    class Node:  # another node, which lists the same table: archived there too, or kept there
+        lines: list[dict[str, Any]] = []
+
+        def others(self, local: set[str]) -> list[dict[str, Any]]:
+            return [x for x in self.lines if x["id"] not in local]
+
+    tables.elsewhere = other = Node()
+    for copy in ({**shared, "watchers": 3}, {**shared, "archived": False, "watchers": 3}):
+        other.lines = [copy]
+        listed = [t for t in tables.summaries() if t["id"] == done.id]
+        assert len(listed) == 1, listed  # once: from here, or from the node that keeps it
+        assert listed[0]["watchers"] == (3 if not copy["archived"] else 0)
+    tables.elsewhere = None
     back = await tables.get(done.id)  # opened again: rebuilt, out of the archive's indexes
     assert back is not None and back.session.state.is_terminal()
     assert [t for _, t in tables.finished_order] == [watched.id]

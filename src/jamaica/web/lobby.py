@@ -186,8 +186,8 @@ class Lobby:
                 total += result[seat]["score"]
         for line in self.tables.remote():  # tables other nodes keep
             seat = line.get("holders", {}).get(player.id)
-            if seat is None or line["id"] in self.tables.archived:  # listed below, from here
-                continue
+            if seat is None or (line.get("archived") and line["id"] in self.tables.archived):
+                continue  # archived here too: listed below, from here
             public = {k: v for k, v in line.items() if k not in PRIVATE}
             seat_line = line["seats"][seat] if seat < len(line["seats"]) else {}
             mine.append({**public, "seat": seat, "creator": False,
@@ -199,9 +199,11 @@ class Lobby:
                 wins += result[seat]["rank"] == 1
                 total += result[seat]["score"]
         archived = self.tables.archived_by_player.get(player.id, {})  # this player's only
+        elsewhere = {x["id"] for x in mine}  # kept by another node now: listed from there
         lines = sorted(({**self.tables.archived_summaries[t], "seat": seat, "pending": False,
                          "your_turn": False, "creator": False}
-                        for t, seat in archived.items()), key=lambda x: -x["created"])  # fmt: skip
+                        for t, seat in archived.items() if t not in elsewhere),
+                       key=lambda x: -x["created"])  # fmt: skip
         shown = 0
         for line in lines:  # a finished one counts in the stats; the newest are listed
             result = line.get("result")

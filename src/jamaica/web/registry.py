@@ -217,19 +217,22 @@ class Tables:
         finished ones, newest first in each; tables set aside are listed as unavailable. With
         several nodes, every node's tables."""
         lines = [t.summary() for t in reversed(list(self.live.values()))]
-        for line in self.remote():
-            if line.get("id") not in self.archived:  # archived here too: listed from here
+        remote = self.remote()
+        elsewhere = {x.get("id") for x in remote if not x.get("archived")}  # kept by another node
+        for line in remote:  # one line a table: a copy archived on two nodes is listed from here
+            if not (line.get("archived") and line.get("id") in self.archived):
                 lines.append({k: v for k, v in line.items() if k not in PRIVATE})
         lines.sort(key=lambda x: -x["created"])
         order = {"waiting": 0, "playing": 1, "finished": 2}
         lines.sort(key=lambda x: order[x["status"]])  # stable: newest first in each
         finished = [x for x in lines if x["status"] == "finished"]
         newest = self.finished_order[-FINISHED_LISTED:]  # the archived ones: from their index
-        finished += [self.archived_summaries[t] for _, t in reversed(newest)]
+        finished += [self.archived_summaries[t] for _, t in reversed(newest) if t not in elsewhere]
         finished.sort(key=lambda x: -x["created"])
         out = [x for x in lines if x["status"] != "finished"] + finished[:FINISHED_LISTED]
         paused = reversed(self.paused_order[-FINISHED_LISTED:])  # newest first, from the index
-        out += [{**self.archived_summaries[t], "status": "archived"} for _, t in paused]
+        out += [{**self.archived_summaries[t], "status": "archived"} for _, t in paused
+                if t not in elsewhere]  # fmt: skip
         out += [{"id": table_id, "available": False, "reason": reason}
                 for table_id, reason in self.broken.items()]  # fmt: skip
         return out
