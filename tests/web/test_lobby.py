@@ -264,14 +264,14 @@ def test_running_out_of_time_three_times_hands_the_seat_to_a_bot(server: Server)
         assert back["replaced"] is False
 
 
-def _finished_table(db: Path, keys: dict[str, str]) -> str:
+def _finished_table(db: Path, keys: dict[str, str], seed: int = 3) -> str:
     """A stored, finished 2-player game between two players (and their records)."""
     store = SQLiteStore(db)
     ids = {}
     for name, key in keys.items():
         ids[name] = f"id-{name}"
         store.create_player(PlayerRecord(ids[name], name, key_hash(key), time.time()))
-    config, rng = Config(2), random.Random(3)
+    config, rng = Config(2), random.Random(seed)
     s = new_game(config)
     while not s.is_terminal():
         s.apply(s.sample_chance(rng) if s.current_player() == CHANCE else rng.choice(s.legal))
@@ -352,5 +352,25 @@ def test_seats_and_chat_survive_a_restart(tmp_path: Path) -> None:
             "player", "open", "player"]  # fmt: skip
         assert server.get(f"/api/tables/{t['id']}/chat")["messages"][0]["text"] == "back soon"
         assert server.get("/api/me", ben["key"])["tables"][0]["seat"] == 2
+    finally:
+        server.stop()
+
+
+def test_when_the_ghost_ship_wins_no_player_is_shown_as_the_winner(tmp_path: Path) -> None:
+    """RULES §10: the Ghost Ship scores like a player and can win. A review saw the table page
+    say "Winner: the Ghost Ship" while the lobby said "★ Reviewer 16 · Mary Read 12 — you came
+    first" and counted a win: the lobby ranked the players' ships only."""
+    keys = {"Ann": "a" * 43, "Ben": "b" * 43}
+    old = _finished_table(tmp_path / "jamaica.db", keys, seed=4)  # the Ghost Ship wins, 23–21
+    server = Server(tmp_path / "jamaica.db").start()
+    try:
+        ann = server.get("/api/me", keys["Ann"])
+        result = ann["tables"][0]["result"]
+        assert [(r["name"], r["score"], r["rank"]) for r in result] == [
+            ("Ann", 21, 2), ("Ben", 11, 3), ("the Ghost Ship", 23, 1)]  # fmt: skip
+        assert result[2]["ghost"] is True and not result[0].get("ghost")
+        assert ann["stats"] == {"games": 1, "wins": 0, "mean_score": 21.0}
+        listed = [t for t in server.get("/api/tables") if t["id"] == old]
+        assert [r["rank"] for r in listed[0]["result"]] == [2, 3, 1]
     finally:
         server.stop()

@@ -362,15 +362,19 @@ class Social:
             client.outbox.put(text)
 
     def result(self) -> list[dict[str, Any]] | None:
-        """Each player's final score and rank (1: a winner), once the game is over."""
+        """Each ship's final score and rank (1: a winner), once the game is over: the players'
+        by seat, then the Ghost Ship's (`"ghost": true`), which scores like a player and can win
+        (RULES §10) — a player behind it is not first."""
         s = self.session.state
         if not s.is_terminal():
             return None
         totals = [sc.total for sc in s.scores()]
         winners = set(s.winners())
-        out = []
-        for i, total in enumerate(totals[: s.n]):
-            ahead = sum(1 for j in range(s.n) if j != i and (j in winners or totals[j] > total))
+        out: list[dict[str, Any]] = []
+        for i, total in enumerate(totals):
+            ahead = sum(1 for j in range(s.ns) if j != i and (j in winners or totals[j] > total))
             rank = 1 if i in winners else 1 + ahead
             out.append({"name": self.names[i], "score": total, "rank": rank})
+            if i == s.gh:
+                out[-1]["ghost"] = True
         return out

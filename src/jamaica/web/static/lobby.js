@@ -70,7 +70,8 @@ function resultLine(t, mySeat = null) {
   const rows = [...(t.result || [])].sort((a, b) => a.rank - b.rank);
   rows.forEach((r, k) => {
     if (k) p.appendChild(document.createTextNode(" · "));
-    const who = el(r.rank === 1 ? "strong" : "span", {}, `${r.rank === 1 ? "★ " : ""}${r.name} ${fmt(r.score)}`);
+    const name = r.ghost ? tr("the Ghost Ship") : r.name; // the Ghost Ship can win too
+    const who = el(r.rank === 1 ? "strong" : "span", {}, `${r.rank === 1 ? "★ " : ""}${name} ${fmt(r.score)}`);
     p.appendChild(who);
   });
   if (mySeat !== null && t.result && t.result[mySeat]) {
