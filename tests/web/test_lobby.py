@@ -17,6 +17,7 @@ import pytest
 
 from jamaica import CHANCE, Config, new_game
 from jamaica.web.players import key_hash
+from jamaica.web.results import outcome_of
 from jamaica.web.store import ActionRow, PlayerRecord, TableRecord
 from jamaica.web.store_sqlite import SQLiteStore
 
@@ -277,9 +278,10 @@ def _finished_table(db: Path, keys: dict[str, str], seed: int = 3) -> str:
         s.apply(s.sample_chance(rng) if s.current_player() == CHANCE else rng.choice(s.legal))
     seats = [{"kind": "player", "name": n, "bot": None, "token_hash": None, "player": ids[n]}
              for n in keys]  # fmt: skip
-    store.create_table(TableRecord("done", config.to_dict(), seats, 0, None, time.time(),
-                                   finished=True))  # fmt: skip
-    store.append_many("done", [ActionRow(i, int(a), "player") for i, a in enumerate(s.history)])
+    store.create_table(TableRecord("done", config.to_dict(), seats, 0, None, time.time()))
+    rows = [ActionRow(i, int(a), "player") for i, a in enumerate(s.history)]
+    outcome = outcome_of(s, seats, rated=False)  # finished as a live table finishes it
+    store.append_batch([("done", rows, True)], outcomes={"done": outcome})
     store.close()
     return "done"
 
@@ -372,5 +374,8 @@ def test_when_the_ghost_ship_wins_no_player_is_shown_as_the_winner(tmp_path: Pat
         assert ann["stats"] == {"games": 1, "wins": 0, "mean_score": 21.0}
         listed = [t for t in server.get("/api/tables") if t["id"] == old]
         assert [r["rank"] for r in listed[0]["result"]] == [2, 3, 1]
+        profile = server.get("/api/players/id-Ann")  # the profile agrees: no win
+        assert profile["by_players"][0]["games"] == 1 and profile["by_players"][0]["won"] == 0
+        assert profile["recent"][0]["won"] is False
     finally:
         server.stop()

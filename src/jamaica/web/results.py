@@ -34,6 +34,7 @@ class SeatResult:
     place: int  # 1 for the winners; equal places for a tie (R8); an abandoned seat is last
     score: int
     abandoned: bool  # left, replaced by a bot, and not back by the end
+    won: bool = False  # its ship won the game (not when the Ghost Ship did, nor after leaving)
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,7 @@ def outcome_of(state: State, seats: Sequence[dict[str, Any]], rated: bool) -> Ou
         abandoned = []  # nobody stayed: the ships' own order, and nobody is rated below anyone
     places = places_of(state, abandoned)
     scores = state.scores()
+    winners = set(state.winners())
     out = []
     for i, seat in enumerate(seats):
         kind = seating.kind(seat)
@@ -61,7 +63,7 @@ def outcome_of(state: State, seats: Sequence[dict[str, Any]], rated: bool) -> Ou
         bot = seat.get("bot") if kind == "bot" else None
         out.append(SeatResult(i, holder, bot if isinstance(bot, str) else None,
                               str(seat.get("name", "")), places[i], scores[i].total,
-                              i in abandoned))  # fmt: skip
+                              i in abandoned, i in winners and i not in abandoned))  # fmt: skip
     return Outcome(state.cfg.edition, rated, tuple(out))
 
 
@@ -107,8 +109,8 @@ def record(db: Tx, table_id: str, outcome: Outcome, now: float, for_update: str 
         rows_out.append((table_id, s.seat, s.player, s.bot, s.name, outcome.edition,
                          outcome.players, s.place, s.score, int(s.abandoned), int(rated),
                          b.mu if b else None, b.sigma if b else None, a.mu if a else None,
-                         a.sigma if a else None, now))  # fmt: skip
+                         a.sigma if a else None, now, int(s.won)))  # fmt: skip
     db.run_many("INSERT INTO results (table_id, seat, player_id, bot, name, edition, players, "
                 "place, score, abandoned, rated, mu_before, sigma_before, mu_after, sigma_after, "
-                "at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "at, won) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 rows_out)  # fmt: skip

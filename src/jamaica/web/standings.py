@@ -20,6 +20,9 @@ RECENT = 20  # games listed on a profile
 HISTORY = 500  # rating points in a profile's chart, per edition (the newest)
 LADDER = 100  # players on the ladder
 LADDER_GAMES = 10  # rated games a player needs to be on the ladder
+# a result's seat won the game: its `won` (not when the Ghost Ship won), or for results stored
+# before that column, its place among the players
+WON = "(won = 1 OR (won IS NULL AND place = 1))"
 
 
 @dataclass(frozen=True)
@@ -109,7 +112,7 @@ def profile(store: Store, player_id: str) -> dict[str, Any] | None:
         {"players": int(k), "games": int(g), "won": int(w), "mean_score": float(sc),
          "mean_place": float(pl)}
         for k, g, w, sc, pl in store.read(
-            "SELECT players, COUNT(*), SUM(CASE WHEN place = 1 THEN 1 ELSE 0 END), AVG(score), "
+            f"SELECT players, COUNT(*), SUM(CASE WHEN {WON} THEN 1 ELSE 0 END), AVG(score), "
             "AVG(place) FROM results WHERE player_id = ? GROUP BY players ORDER BY players",
             (player_id,),
         )
@@ -122,7 +125,7 @@ def recent(store: Store, player_id: str, limit: int = RECENT) -> list[dict[str, 
     """The player's newest finished games, each with every seat's name, place and score."""
     mine = store.read(
         "SELECT table_id, seat, at, edition, rated, place, mu_before, sigma_before, mu_after, "
-        "sigma_after FROM results WHERE player_id = ? ORDER BY at DESC LIMIT ?",
+        f"sigma_after, {WON} FROM results WHERE player_id = ? ORDER BY at DESC LIMIT ?",
         (player_id, limit),
     )
     if not mine:
@@ -139,13 +142,14 @@ def recent(store: Store, player_id: str, limit: int = RECENT) -> list[dict[str, 
                               "place": int(place), "score": int(score),
                               "abandoned": bool(abandoned)})  # fmt: skip
     out = []
-    for t, seat, at, edition, rated, place, mb, sb, ma, sa in mine:
+    for t, seat, at, edition, rated, place, mb, sb, ma, sa, won in mine:
         change = None
         if rated and mb is not None and ma is not None:
             before = Rating(float(mb), float(sb), 1).display
             change = {"before": before, "after": Rating(float(ma), float(sa), 1).display}
         out.append({"table": str(t), "seat": int(seat), "at": float(at), "edition": str(edition),
-                    "rated": bool(rated), "place": int(place), "rating": change,
+                    "rated": bool(rated), "place": int(place), "won": bool(won),
+                    "rating": change,
                     "seats": seats[str(t)]})  # fmt: skip
     return out
 
