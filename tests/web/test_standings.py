@@ -79,4 +79,4 @@ def test_two_worlds_results_profiles_and_the_ladder(tmp_path: Path) -> None:
 def test_a_result_has_nothing_but_public_fields() -> None:
     outcome = outcome_of(_finished(4), SEATS, rated=True)
     fields = {f for s in outcome.seats for f in vars(s)}
-    assert fields == {"seat", "player", "bot", "name", "place", "score", "abandoned"}
+    assert fields == {"seat", "player", "bot", "name", "place", "score", "abandoned", "won"}
