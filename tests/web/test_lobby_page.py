@@ -9,12 +9,20 @@ the README's to docs/."""
 from __future__ import annotations
 
 import contextlib
+import random
 import re
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
+
+from jamaica import CHANCE, Config, new_game
+from jamaica.web.players import key_hash
+from jamaica.web.results import outcome_of
+from jamaica.web.store import ActionRow, PlayerRecord, TableRecord
+from jamaica.web.store_sqlite import SQLiteStore
 
 from ..soak import soak
 from .server import Server
@@ -440,3 +448,58 @@ def test_a_rematch_starts_with_both_players_seated(server: Server, browser: Any)
     assert [s["name"] for s in t["seats"]] == ["Bob", "Anne"]  # rotated: another Captain first
     for page in (anne, bob):
         page.context.close()
+
+
+def _stored_games(db: Path, key: str, finished: int) -> str:
+    """Ann (whose key is `key`) and `finished` finished games of hers against greedy, stored as a
+    live table stores them (results included), and one untimed game she has not finished."""
+    store = SQLiteStore(db)
+    store.create_player(PlayerRecord("id-ann", "Ann", key_hash(key), time.time()))
+    seats = [{"kind": "player", "name": "Ann", "bot": None, "token_hash": None, "player": "id-ann"},
+             {"kind": "bot", "name": "Mary Read", "bot": "greedy", "token_hash": None}]  # fmt: skip
+    for g in range(finished):
+        config, rng = Config(2), random.Random(10 + g)
+        s = new_game(config)
+        while not s.is_terminal():
+            s.apply(s.sample_chance(rng) if s.current_player() == CHANCE else rng.choice(s.legal))
+        store.create_table(TableRecord(f"done{g}", config.to_dict(), seats, 0, None,
+                                       time.time() - 3600 + g))  # fmt: skip
+        rows = [ActionRow(i, int(a), "player") for i, a in enumerate(s.history)]
+        store.append_batch([(f"done{g}", rows, True)],
+                           outcomes={f"done{g}": outcome_of(s, seats, rated=False)})  # fmt: skip
+    store.create_table(TableRecord("paused", Config(2).to_dict(), seats, 0, None, time.time()))
+    store.close()
+    return "paused"
+
+
+def test_paused_games_stay_among_the_current_ones_and_five_finished_games_show(
+    tmp_path: Path, browser: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A review saw a paused game (archived while unfinished) under "Recently finished", with
+    the finished games' links and labels, pushing one of the five newest finished games out."""
+    key = "k" * 43
+    paused = _stored_games(tmp_path / "jamaica.db", key, finished=6)
+    for name in ("JAMAICA_ARCHIVE_AFTER", "JAMAICA_ARCHIVE_FINISHED_AFTER", "JAMAICA_SWEEP_EVERY"):
+        monkeypatch.setenv(name, "1")
+    srv = Server(tmp_path / "jamaica.db").start()
+    try:
+        end = time.monotonic() + 30
+        while srv.get("/api/status")["tables"]["archived"] < 7:  # the untimed game too
+            assert time.monotonic() < end, srv.get("/api/status")
+            time.sleep(0.3)
+        page = context(browser).new_page()
+        page.goto(f"{srv.url}/#key={key}")
+        page.wait_for_selector("#me:has-text('You are Ann')", timeout=WAIT)
+        mine = page.locator("#my-tables")
+        card = mine.locator(f".tcard[data-table='{paused}']")
+        card.wait_for(timeout=WAIT)
+        assert card.locator(".tstate").inner_text() == "Paused (opens when visited)"
+        assert card.locator("a.go").inner_text() == "Back to my seat"
+        names = mine.locator(".tcard, h3").evaluate_all(
+            "els => els.map(e => e.tagName === 'H3' ? 'heading' : e.dataset.table)")
+        assert names == [paused, "heading", "done5", "done4", "done3", "done2", "done1"], names
+        assert paused not in page.inner_text("#finished-tables")
+        screenshot(page, "lobby-paused-and-finished-1280x800")
+        page.context.close()
+    finally:
+        srv.stop()

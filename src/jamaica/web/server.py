@@ -8,6 +8,7 @@ import gc
 import html
 import json
 import logging
+import os
 import signal
 import time
 from collections.abc import AsyncIterator
@@ -135,7 +136,8 @@ def create_app(
         monitor.restored()  # ready (/ready) once the tables are restored
         if quiet_gc:  # the server's own process (`serve`), not a test's
             _quiet_collector()
-        sweeper = loop.create_task(tables.sweep())
+        every = os.environ.get("JAMAICA_SWEEP_EVERY", "")  # seconds between idle tables' sweeps
+        sweeper = loop.create_task(tables.sweep(float(every) if every.isdigit() else 60.0))
         yield
         sweeper.cancel()
         if cluster is not None:

@@ -158,8 +158,11 @@ function myTableCard(t) {
       state.textContent = roundWords(t.round);
     }
     actions.appendChild(seatLink);
+  } else if (status === "archived") {
+    state.textContent = tr("Paused (opens when visited)");
+    actions.appendChild(seatLink);
   } else {
-    state.textContent = status === "archived" ? tr("Paused (opens when visited)") : tr("Finished");
+    state.textContent = tr("Finished");
     seatLink.textContent = tr("The table");
     actions.append(seatLink, el("a", { href: `/replay/${t.id}`, "data-focus": `replay-${t.id}` }, tr("Replay")));
   }
@@ -171,12 +174,13 @@ function myTableCard(t) {
     seats.appendChild(li);
   });
   box.appendChild(seats);
-  if (t.result && (status === "finished" || status === "archived")) box.appendChild(resultLine(t, t.seat));
+  if (t.result && status === "finished") box.appendChild(resultLine(t, t.seat));
   box.appendChild(actions);
   return box;
 }
 
-const ORDER = (t) => (t.pending ? 0 : t.your_turn ? 1 : t.status === "waiting" ? 2 : t.status === "playing" ? 3 : 4);
+// a paused game (archived while unfinished: it opens when visited) is among the current ones
+const ORDER = (t) => (t.pending ? 0 : t.your_turn ? 1 : t.status === "waiting" ? 2 : t.status === "playing" || t.status === "archived" ? 3 : 4);
 
 function drawMine() {
   const mine = me ? [...me.tables] : [];
