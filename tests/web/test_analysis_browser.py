@@ -30,6 +30,7 @@ from .test_table_page import SIZES, no_sideways_scroll
 def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     db = tmp_path_factory.mktemp("analysis-browser") / "jamaica.db"
     store_game(db, "done", rounds=8, seed=5)
+    store_game(db, "running", rounds=8, seed=6, finished=False)
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("JAMAICA_ANALYSIS_ITERATIONS", "60")
         s = Server(db).start()
@@ -173,3 +174,16 @@ def test_a_full_queue_counts_down_and_asks_again(tmp_path: Path, browser: Any) -
         ctx.close()
     finally:
         s.stop()
+
+
+def test_a_game_still_running_offers_no_analysis_yet(srv: Server, browser: Any) -> None:
+    """A review clicked "Analyse my decisions" on the replay of an unfinished game and got the
+    server's lower-case refusal: the page now says the analysis opens when the game is over."""
+    page = open_replay(browser, f"{srv.url}/replay/running#seat=0&token={TOKEN}", "laptop", "en")
+    page.wait_for_selector("#analysis-body:has-text('when the game is over')")
+    assert page.locator("#analyse").count() == 0
+    page.context.close()
+    page = open_replay(browser, f"{srv.url}/replay/running#seat=0&token={TOKEN}", "phone", "fr")
+    page.wait_for_selector("#analysis-body:has-text('quand la partie sera finie')")
+    assert page.locator("#analyse").count() == 0
+    page.context.close()

@@ -127,6 +127,9 @@ def _work(key: _Key, config: dict[str, Any], history: tuple[int, ...]) -> tuple[
     return body[1:-1].encode(), step - start * CHECKPOINT
 
 
-def response(step: int, steps: int, names: list[str], part: bytes) -> bytes:
-    head = json.dumps({"step": step, "steps": steps, "names": names}, separators=(",", ":"))
+def response(step: int, steps: int, names: list[str], part: bytes, over: bool = True) -> bytes:
+    """The answer of `GET /api/tables/{id}/replay`: where, how far the game has gone, whether
+    it is over (its analysis opens then), and the view and log at `step` (`part`)."""
+    head = json.dumps({"step": step, "steps": steps, "names": names, "over": over},
+                      separators=(",", ":"))  # fmt: skip
     return head[:-1].encode() + b"," + part + b"}"

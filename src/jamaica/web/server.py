@@ -289,7 +289,8 @@ def create_app(
         except (Busy, TimeoutError):
             return http_error(request, 503, "the server is busy with other replays: try again "
                               "in a moment", headers={"Retry-After": "2"})  # fmt: skip
-        body = replay_response(step, len(history), table.names, part)
+        body = replay_response(step, len(history), table.names, part,
+                               table.session.state.is_terminal())  # fmt: skip
         return Response(body, media_type="application/json")
 
     started = time.time()

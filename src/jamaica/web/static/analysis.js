@@ -61,7 +61,15 @@ export class Analysis {
     this.step = 0;
     this.everything = false; // the list shows every decision, not only the marked ones
     this.timer = null;
+    this.over = true; // the game is over (the replay page says so once it knows)
     this.intro();
+  }
+
+  /** Whether the game is over: before, there is nothing to analyse yet (no button). */
+  gameOver(over) {
+    if (over === this.over) return;
+    this.over = over;
+    if (!this.data) this.intro();
   }
 
   /** Per round, the worst mark of the player's decisions in it: round -> {mark, symbol}. */
@@ -83,6 +91,10 @@ export class Analysis {
       return;
     }
     box.append(el("p", { class: "muted" }, t("Master, the strongest bot, values every answer you could have given at each of your decisions, from what you could see then. Only you can see your analysis.")));
+    if (!this.over) {
+      box.append(el("p", { class: "muted", id: "analysis-later" }, t("The analysis of your decisions opens when the game is over.")));
+      return;
+    }
     const go = el("button", { type: "button", class: "primary", id: "analyse" }, t("Analyse my decisions"));
     go.addEventListener("click", () => this.ask());
     box.append(go, el("p", { class: "analysis-status", id: "analysis-status", role: "status" }));

@@ -93,6 +93,7 @@ async function show(n) {
   if (token !== loading) return; // a later request wins
   names = d.names;
   steps = d.steps;
+  analysis.gameOver(d.over !== false); // its analysis opens when the game is over
   step = d.step;
   round = d.view.round;
   ghost = d.view.ships.findIndex((s) => s.ghost);
