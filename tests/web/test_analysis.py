@@ -196,10 +196,12 @@ def test_a_burst_is_bounded_and_a_bystander_hardly_notices(tmp_path: Path) -> No
         codes = [ask(s, t, seat, address="10.0.0.1")[0] for t in tables[:3]]
         crowded = ask(s, tables[2], seat, address="10.0.0.1")
         assert codes == [202, 202, 503] and "your address" in crowded[1]["error"], crowded
+        assert crowded[1]["reason"] == "crowded" and crowded[2]["retry-after"] == "10"
         assert [ask(s, t, seat, address="10.0.0.2")[0] for t in tables[2:4]] == [202, 202]
         full = [ask(s, t, seat, address=f"10.0.1.{i}") for i, t in enumerate(tables[4:])]
         assert [c[0] for c in full] == [503] * 3, full  # the queue is full: each takes a place
         assert "try again" not in full[0][1]["error"] and full[0][2]["retry-after"] == "30"
+        assert full[0][1]["reason"] == "full"
         assert "ask again in 30 s" in full[0][1]["error"]
         for _ in range(5):  # the last in line asks again and again: it stays last
             assert ask(s, tables[6], seat, address="10.0.1.2")[0] == 503

@@ -132,22 +132,27 @@ def test_a_spectator_is_told_who_may_see_it_and_a_wrong_token_is_refused(
     page.context.close()
 
 
-def test_a_full_queue_counts_down_and_asks_again(tmp_path: Path, browser: Any) -> None:
-    """Two games asked from this address wait for master already (its share of the queue; a full
-    queue is refused the same way): the page's request gets the server's 503 with its
-    Retry-After (30 s). The page says so, counts the seconds down, and sends the same request
-    again when they are up — it never leaves the player waiting on nothing (the browser's clock
-    is Playwright's, so the 30 s pass at once)."""
+@pytest.mark.parametrize("case", ["full", "crowded"])
+def test_a_full_queue_counts_down_and_asks_again(tmp_path: Path, browser: Any, case: str) -> None:
+    """No room for the page's request now: the queue is full of other players' games ("full"), or
+    this address's own share is taken ("crowded": a review asked for three of its games at once).
+    The page gets the server's 503 with its Retry-After (30 s, or 10 for one's own: they end
+    sooner), says which, counts the seconds down, and sends the same request again when they are
+    up — it never leaves the player waiting on nothing (the browser's clock is Playwright's)."""
     db = tmp_path / "jamaica.db"
     tables = [f"g{i}" for i in range(PER_ADDRESS + 1)]
     for i, t in enumerate(tables):
         store_game(db, t, players=6, rounds=6, seed=20 + i)
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("JAMAICA_ANALYSIS_ITERATIONS", "2000")  # the queue stays full for the test
-        s = Server(db).start()
+        mp.setenv("JAMAICA_ANALYSIS_WAITING", str(PER_ADDRESS))
+        s = Server(db, args=("--trust-proxy", "127.0.0.1")).start()
     try:
-        for t in tables[:PER_ADDRESS]:  # this address's share of the worker's queue is taken
-            assert ask(s, t, {"seat": 0, "token": TOKEN})[0] == 202
+        for i, t in enumerate(tables[:PER_ADDRESS]):  # other players, or this address
+            address = f"10.0.0.{i + 1}" if case == "full" else None
+            assert ask(s, t, {"seat": 0, "token": TOKEN}, address=address)[0] == 202
+        wait, words = (30, "busy with other players' games") if case == "full" else (
+            10, "other analyses of yours come first")  # fmt: skip
         ctx = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-GB")
         page = ctx.new_page()
         page.clock.install()
@@ -158,15 +163,15 @@ def test_a_full_queue_counts_down_and_asks_again(tmp_path: Path, browser: Any) -
         page.click("#analyse")
         status = page.locator("#analysis-status")
         page.wait_for_function(
-            "() => document.querySelector('#analysis-status').textContent.includes('30 s')"
+            f"() => document.querySelector('#analysis-status').textContent.includes('{wait} s')"
         )
-        assert "busy with other players' games" in status.inner_text()
+        assert words in status.inner_text(), status.inner_text()
         assert "error" not in (status.get_attribute("class") or "")  # a wait, not a failure
         assert page.locator("#analyse").is_disabled()  # no second request by hand meanwhile
-        page.clock.run_for(10_000)
-        assert "try again in 20 s" in status.inner_text(), status.inner_text()
+        page.clock.run_for(5_000)
+        assert f"again in {wait - 5} s" in status.inner_text(), status.inner_text()
         assert len(asked) == 1
-        page.clock.run_for(21_000)
+        page.clock.run_for((wait - 4) * 1000)
         deadline = time.monotonic() + 10
         while len(asked) < 2 and time.monotonic() < deadline:
             page.wait_for_timeout(50)

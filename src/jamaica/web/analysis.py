@@ -70,6 +70,7 @@ PER_ADDRESS = 2  # of them from one address (friends at one router each get thei
 LINE = 256  # requests refused for want of room, waiting for it in order
 LINE_SECONDS = 90.0  # a place in line not asked for again within this is given up (pages: 30 s)
 BUSY_SECONDS = 30  # Retry-After of a refusal
+OWN_SECONDS = 10  # … when this address's own analyses come first
 KEPT = 64  # analyses kept (table, seat): each a few tens of kB in two languages
 DEADLINE = 240.0  # seconds a game's analysis may take in the worker
 MAX_BODY = 1024  # bytes: a seat number and a token
@@ -435,13 +436,14 @@ def endpoint(tables: Tables, players: Players, analyses: Analyses) -> Any:
                                     state.history, lang_of(request), skip, stored,
                                     client_address(request.client))  # fmt: skip
         except Busy as e:
-            again = {"Retry-After": str(BUSY_SECONDS)}
-            if e.reason == "crowded":
-                return http_error(request, 503, "another analysis asked from your address is "
-                                  "being made: this one can start when it is done, ask again in "
-                                  "{seconds} s", headers=again, seconds=BUSY_SECONDS)  # fmt: skip
+            if e.reason == "crowded":  # this address's own come first: they end sooner
+                return http_error(request, 503, "other analyses asked from your address are "
+                                  "being made: this one can start when one is done, ask again in "
+                                  "{seconds} s", headers={"Retry-After": str(OWN_SECONDS)},
+                                  reason=e.reason, seconds=OWN_SECONDS)  # fmt: skip
             return http_error(request, 503, "master is analysing other games: ask again in "
-                              "{seconds} s (those refused before you go first)", headers=again,
+                              "{seconds} s (those refused before you go first)",
+                              headers={"Retry-After": str(BUSY_SECONDS)}, reason=e.reason,
                               seconds=BUSY_SECONDS)  # fmt: skip
         except ProtocolError as e:  # it stopped: the next request starts it again
             return http_error(request, 503, e, headers={"Retry-After": "5"})

@@ -32,11 +32,14 @@ def said(lang: str, message: str | Exception, **values: Any) -> str:
 
 def http_error(
     conn: HTTPConnection, status: int, message: str | Exception,
-    headers: dict[str, str] | None = None, **values: Any,
+    headers: dict[str, str] | None = None, reason: str | None = None, **values: Any,
 ) -> JSONResponse:  # fmt: skip
-    """`{"error": …}` in the reader's language (`message`: English, a catalog message id)."""
-    return JSONResponse({"error": said(lang_of(conn), message, **values)}, status_code=status,
-                        headers=headers)  # fmt: skip
+    """`{"error": …}` in the reader's language (`message`: English, a catalog message id), and
+    `"reason"` for programs when one is given."""
+    body = {"error": said(lang_of(conn), message, **values)}
+    if reason is not None:
+        body["reason"] = reason
+    return JSONResponse(body, status_code=status, headers=headers)
 
 
 @cache

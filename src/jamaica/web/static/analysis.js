@@ -134,7 +134,9 @@ export class Analysis {
       const tick = () => { // the seconds left, counted down, then the same request again
         const left = Math.max(0, Math.ceil((until - Date.now()) / 1000));
         if (left === 0) { this.ask(); return; }
-        this.status(t("Master is busy with other players' games: it will try again in {seconds} s.", { seconds: fmt(left) }));
+        this.status(d.reason === "crowded"
+          ? t("The other analyses of yours come first: this one will be asked for again in {seconds} s.", { seconds: fmt(left) })
+          : t("Master is busy with other players' games: it will try again in {seconds} s.", { seconds: fmt(left) }));
         this.timer = setTimeout(tick, Math.min(1000, until - Date.now()));
       };
       tick();
