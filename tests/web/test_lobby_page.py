@@ -436,6 +436,12 @@ def test_a_rematch_starts_with_both_players_seated(server: Server, browser: Any)
     anne.click("#play-again")
     anne.wait_for_url(lambda u: f"/table/{table}" not in u, timeout=WAIT)
     new = str(anne.url.rsplit("/", 1)[1])
+    anne.goto(f"{server.url}/table/{table}")  # back at the old table: no offer of her own rematch
+    anne.wait_for_selector("#rematch:not([hidden]) a:has-text('go there')", timeout=WAIT)
+    assert anne.locator("#accept-rematch, #decline-rematch").count() == 0
+    assert "Your seat at the rematch is waiting" in anne.inner_text("#rematch")
+    anne.locator("#rematch a").click()
+    anne.wait_for_url(re.compile(rf"/table/{new}$"), timeout=WAIT)
     bob.wait_for_selector("#rematch:not([hidden]):has-text('Anne offers a rematch')", timeout=WAIT)
     bob.click("#accept-rematch")
     bob.wait_for_url(re.compile(rf"/table/{new}$"), timeout=WAIT)

@@ -39,10 +39,18 @@ export class Rematch {
   }
 
   /** The server's `rematch` message (or a rematch found in the lobby's list). */
-  offered(newId, by) {
+  async offered(newId, by) {
     if (this.asked) return;
     const box = this.parts.offer;
     const who = by ? t("{name} offers a rematch", { name: by }) : t("A rematch is offered");
+    if (this.seat !== null && loadPlayer() && await this.seatedAt(newId)) {
+      // this player sits there already (they asked for it): the way there, not an offer
+      box.replaceChildren(el("span", {}, t("Your seat at the rematch is waiting:") + " "),
+        el("a", { href: `/table/${newId}` }, t("go there")));
+      this.parts.button.hidden = true;
+      box.hidden = false;
+      return;
+    }
     if (this.seat === null || !loadPlayer()) {
       box.replaceChildren(el("span", {}, t("{offer}:", { offer: who }) + " "), el("a", { href: `/table/${newId}` }, t("watch it")));
     } else {
@@ -55,6 +63,13 @@ export class Rematch {
     }
     box.hidden = false;
     this.announce(`${who}.`);
+  }
+
+  /** Whether this player holds a seat (not one kept for them: that is an offer) at `newId`. */
+  async seatedAt(newId) {
+    const me = await api("/api/me");
+    const t = me.ok ? (me.data.tables || []).find((x) => x.id === newId) : null;
+    return Boolean(t && !t.pending);
   }
 
   async decline(newId) {
