@@ -187,9 +187,8 @@ def test_a_ship_card_s_words_are_never_cut_on_a_touch_screen(
 ) -> None:
     """A review at 390×844 saw "John Ra…", "Port Royal · 32 to go · 3 c…": the whole text was
     only in a tooltip, which a touch screen never shows. On a phone (and any screen without a
-    pointer that hovers) the ship cards' names and summaries, and the seats' names above them, wrap
-    instead of being cut; on a
-    laptop the summary's tooltip says it whole."""
+    pointer that hovers) the ship cards' names and summaries, and the seats' names above them,
+    wrap instead of being cut; on a laptop the summary's tooltip says it whole."""
     t = srv.table([("Christopher Condent", None), ("Bartholomew Roberts", "greedy"),
                    ("Christopher Moody", "greedy"), ("Bartholomew Sharp", "greedy")])  # fmt: skip
     page = open_page(browser, t["seats"][0]["url"], size)
