@@ -169,6 +169,10 @@ async def test_idle_untimed_tables_are_archived_and_come_back_when_visited(tmp_p
     assert table.id not in tables.archive_idle()  # a visit counts: not unloaded at once again
     back.close()
     timed.close()
+    again = Tables(store)  # a restart long after: the idle untimed ones are not loaded at all
+    again.archive_after = 0.0
+    again.restore_all()
+    assert set(again.live) == {timed.id} and again.archived == {table.id, waiting.id}
 
 
 async def test_a_restored_table_keeps_the_clock_of_the_pending_question(tmp_path: Path) -> None:

@@ -68,8 +68,8 @@ class Tables:
                 if record is None:
                     continue
                 table = LiveTable.restore(record, self.store)
-                if record.finished:  # listed from its summary: the game stays in the store
-                    self._archive(table)
+                if record.finished or self._due(table, time.time()):  # left: not loaded, and
+                    self._archive(table)  # listed from its summary (the game stays stored)
                 else:
                     self.live[table_id] = table
             except Exception as e:  # one bad table must not stop the server
@@ -127,21 +127,22 @@ class Tables:
         now = time.time() if now is None else now
         gone = []
         for table_id, table in list(self.live.items()):
-            if table.clients:
-                continue
-            idle = now - table.touched
-            if table.record.finished:
-                due = idle > self.finished_after
-            else:
-                paused = table.record.seconds_per_decision is None or not table.record.started
-                due = paused and idle > self.archive_after
-            if due:
+            if not table.clients and self._due(table, now):
                 del self.live[table_id]
                 self._archive(table)
                 gone.append(table_id)
         if gone:
             log.info("archived %d idle tables", len(gone))
         return gone
+
+    def _due(self, table: LiveTable, now: float) -> bool:
+        """Whether `table` has been left long enough to leave memory: finished and untouched for
+        `finished_after`, or untimed (or not started) and untouched for `archive_after`."""
+        idle = now - table.touched
+        if table.record.finished:
+            return idle > self.finished_after
+        paused = table.record.seconds_per_decision is None or not table.record.started
+        return paused and idle > self.archive_after
 
     def _archive(self, table: LiveTable) -> None:
         """`table` leaves memory (closed), its summary and seats kept for the lobby."""
