@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -56,3 +57,25 @@ def test_the_worker_ends_when_its_server_is_killed(
     if alive:
         os.kill(worker, 9)
     assert not alive, "the worker outlived its killed server"
+
+
+def test_a_server_stopped_by_sigterm_exits_cleanly_after_its_pools(tmp_path: Path) -> None:
+    """SIGTERM (a deploy, systemd): the server stops, its replay and analysis pools with it, and
+    exits 0 with nothing left behind. uvicorn raised SIGTERM again once it had stopped, so the
+    process died by the signal before Python's exit handlers ran, and every stop printed
+    "resource_tracker: There appear to be 6 leaked semaphore objects" to the operator's log."""
+    from .analysis_games import TOKEN, store_game
+    from .server import Server
+    from .test_analysis import wait_done
+
+    store_game(tmp_path / "jamaica.db", "done", rounds=2)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("JAMAICA_ANALYSIS_ITERATIONS", "8")
+        s = Server(tmp_path / "jamaica.db", log_file=True).start()
+    wait_done(s, "done", {"seat": 0, "token": TOKEN})  # the analysis pool runs
+    assert s.get("/api/tables/done/replay?step=3")["step"] == 3  # and the replays' pool
+    assert s.proc is not None
+    s.proc.terminate()
+    assert s.proc.wait(15) == 0
+    log = s.log()
+    assert "leaked" not in log and "Traceback" not in log, log

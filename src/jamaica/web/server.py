@@ -467,6 +467,11 @@ def create_app(
 GC_OLDEST = 100  # collections of the middle generation between two full ones (Python: 10)
 
 
+def _stopped(signum: int, frame: object) -> None:
+    """SIGTERM once the server has stopped: end the process normally (exit status 0)."""
+    raise SystemExit(0)
+
+
 def _quiet_collector() -> None:
     """Fewer, shorter pauses of the garbage collector: what the server holds once started (the
     code, the restored tables) is frozen out of every collection, and full collections, whose
@@ -568,6 +573,10 @@ def serve(
     trusted = ",".join(limits.trusted_proxies)
     # No per-message compression: updates are a few kilobytes, and compressing each one once
     # per connection would cost the server's CPU for every spectator (one encoding is shared).
+    # uvicorn stops on SIGTERM, then raises it again with the handler found at its start: this
+    # one, so that the process ends as a Python program does (its exit handlers release what the
+    # worker pools held), with status 0, not killed by the signal.
+    signal.signal(signal.SIGTERM, _stopped)
     uvicorn.run(create_app(store, limits, cluster, shared, quiet_gc=True), host=host, port=port,
                 ws_max_size=MAX_MESSAGE * 4, ws_per_message_deflate=False, log_level="warning",
                 proxy_headers=bool(trusted),
