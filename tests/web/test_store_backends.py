@@ -17,6 +17,7 @@ import pytest
 from jamaica import Config, State
 from jamaica.web import dbcommands
 from jamaica.web.committer import Committer
+from jamaica.web.results import outcome_of
 from jamaica.web.schema import LATEST, migrations
 from jamaica.web.storage import open_store
 from jamaica.web.store import ActionRow, ChatRow, PlayerRecord, SQLStore, StoreError, TableRecord
@@ -221,6 +222,15 @@ def test_db_copy_moves_a_whole_history_to_postgresql_and_replays_it(
     source_url = f"sqlite:///{tmp_path / 'old.db'}"
     source = open_store(source_url)
     _history(source, 6)
+    state, rng = State(Config(2), log=False), random.Random(4)  # a finished game, results kept
+    while not state.is_terminal():
+        state.apply(rng.choice([a for a, _ in state.chance_outcomes()] if state.is_chance_node()
+                               else state.legal_actions()))  # fmt: skip
+    seats = [dict(SEATS[0]), dict(SEATS[1])]
+    source.create_table(TableRecord("done", Config(2).to_dict(), seats, 0, None, 9.0))
+    source.append_batch([("done", [ActionRow(i, int(a), "player")
+                                   for i, a in enumerate(state.history)], True)],
+                        outcomes={"done": outcome_of(state, seats, rated=False)})  # fmt: skip
     counts = {n: source.count(n) for n in ("tables", "actions", "players", "chat")}
     source.close()
     said = dbcommands.copy(source_url, pg_url)
@@ -231,6 +241,8 @@ def test_db_copy_moves_a_whole_history_to_postgresql_and_replays_it(
     try:
         assert dbcommands.verify(source, target) == []
         assert {n: target.count(n) for n in counts} == counts
+        kept = "SELECT table_id, seat, place, score, won FROM results ORDER BY table_id, seat"
+        assert source.rows(kept) and target.rows(kept) == source.rows(kept)  # who won, too
         for table_id in source.table_ids():
             assert target.actions(table_id) == source.actions(table_id)
             assert target.early_choices(table_id, 0) == source.early_choices(table_id, 0)

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..rules import Config, State
 from .schema import LATEST
-from .storage import copy_history, open_store, safe_url
+from .storage import HISTORY, copy_history, open_store, safe_url
 from .store import SQLStore, StoreError
 
 
@@ -50,6 +50,9 @@ def verify(source: SQLStore, target: SQLStore) -> list[str]:
     for name in ("players", "actions", "early_choices", "chat", "ratings", "results", "analyses"):
         if source.count(name) != target.count(name):
             problems.append(f"{name}: {source.count(name)} rows, copied {target.count(name)}")
+    kept = f"SELECT {dict(HISTORY)['results']} FROM results ORDER BY table_id, seat"
+    if source.rows(kept) != target.rows(kept):  # every column: who won, the ratings moved
+        problems.append("results: the rows copied differ")
     return problems
 
 

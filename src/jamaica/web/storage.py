@@ -50,7 +50,7 @@ HISTORY = (
     ("chat", "table_id, seq, at, seat, name, text"),
     ("ratings", "player_id, edition, mu, sigma, games"),
     ("results", "table_id, seat, player_id, bot, name, edition, players, place, score, "
-                "abandoned, rated, mu_before, sigma_before, mu_after, sigma_after, at"),
+                "abandoned, rated, mu_before, sigma_before, mu_after, sigma_after, at, won"),
     ("analyses", "table_id, seat, version, words, game, at, body"),
 )  # fmt: skip
 COPY_BATCH = 2000  # rows a statement
