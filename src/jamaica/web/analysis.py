@@ -151,7 +151,7 @@ class Analyses:
 
     def stats(self) -> dict[str, int]:
         """For the operator (`/api/status`, `/metrics`): counts only."""
-        return {"waiting": self.waiting, "in_line": len(self._line), "computed": self.computed,
+        return {"waiting": self.waiting, "in_line": self.in_line(), "computed": self.computed,
                 "recalled": self.recalled, "said": self.said, "refused": self.refused}
 
     def _room_for(self, key: _Key, address: str | None) -> None:

@@ -169,7 +169,6 @@ class Lobby:
 
     async def me(self, request: Request, player: Player) -> Response:
         mine = []
-        games = wins = total = 0
         for table, seat in self.seated(player):
             line = table.summary()
             s = table.session.state
@@ -179,11 +178,6 @@ class Lobby:
             waiting = table.record.started and not s.is_terminal() and s.current_player() != CHANCE
             line["your_turn"] = waiting and seat in table.waiting_for()
             mine.append(line)
-            result = line["result"]
-            if result is not None:
-                games += 1
-                wins += result[seat]["rank"] == 1
-                total += result[seat]["score"]
         for line in self.tables.remote():  # tables other nodes keep
             seat = line.get("holders", {}).get(player.id)
             if seat is None or (line.get("archived") and line["id"] in self.tables.archived):
@@ -193,35 +187,26 @@ class Lobby:
             mine.append({**public, "seat": seat, "creator": False,
                          "pending": seat_line.get("kind") == "reserved",
                          "your_turn": seat in line.get("waiting", [])})  # fmt: skip
-            result = line.get("result")
-            if result is not None:
-                games += 1
-                wins += result[seat]["rank"] == 1
-                total += result[seat]["score"]
         archived = self.tables.archived_by_player.get(player.id, {})  # this player's only
         elsewhere = {x["id"] for x in mine}  # kept by another node now: listed from there
         lines = sorted(({**self.tables.archived_summaries[t], "seat": seat, "pending": False,
                          "your_turn": False, "creator": False}
                         for t, seat in archived.items() if t not in elsewhere),
                        key=lambda x: -x["created"])  # fmt: skip
-        shown = 0
-        for line in lines:  # a finished one counts in the stats; the newest are listed
-            result = line.get("result")
-            if line["status"] == "finished" and result is not None:
-                games += 1
-                wins += result[line["seat"]]["rank"] == 1
-                total += result[line["seat"]]["score"]
-                shown += 1
-                if shown > MINE_FINISHED:
-                    continue
-            elif line["status"] != "finished":
+        unlisted, listed = [], 0
+        for line in lines:  # the newest finished ones are listed; all count in the stats
+            if line["status"] != "finished":
                 line["status"] = "archived"  # untimed and idle: it opens when visited
+            elif listed == MINE_FINISHED:
+                unlisted.append(line)
+                continue
+            else:
+                listed += 1
             mine.append(line)
-        stats = {
-            "games": games,
-            "wins": wins,
-            "mean_score": round(total / games, 1) if games else None,
-        }
+        played = [x["result"][x["seat"]] for x in mine + unlisted if x.get("result") is not None]
+        mean = round(sum(r["score"] for r in played) / len(played), 1) if played else None
+        stats = {"games": len(played), "wins": sum(r["rank"] == 1 for r in played),
+                 "mean_score": mean}  # fmt: skip
         found = await asyncio.to_thread(standings.editions, self.tables.store, player.id)
         ratings = {e: Shown.of(r).to_dict() for e, r in found.items()}  # "play now", ranges
         return JSONResponse({"id": player.id, "name": player.name, "tables": mine, "stats": stats,

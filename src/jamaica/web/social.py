@@ -12,6 +12,8 @@ from typing import Any
 
 from ..bots import parse_spec
 from ..i18n import LANGUAGES, Words
+from ..ratings.places import competition_places
+from ..rules.scoring import rank_key
 from ..session import GameSession, Seat, clean_name
 from . import seating
 from .chat import (
@@ -368,13 +370,10 @@ class Social:
         s = self.session.state
         if not s.is_terminal():
             return None
-        totals = [sc.total for sc in s.scores()]
-        winners = set(s.winners())
+        ranks = competition_places([rank_key(s, k) for k in range(s.ns)])  # the engine's order
         out: list[dict[str, Any]] = []
-        for i, total in enumerate(totals):
-            ahead = sum(1 for j in range(s.ns) if j != i and (j in winners or totals[j] > total))
-            rank = 1 if i in winners else 1 + ahead
-            out.append({"name": self.names[i], "score": total, "rank": rank})
+        for i, sc in enumerate(s.scores()):
+            out.append({"name": self.names[i], "score": sc.total, "rank": ranks[i]})
             if i == s.gh:
                 out[-1]["ghost"] = True
         return out

@@ -14,7 +14,7 @@
 //   trackPath(layout, from, to, steps) -> [space]   the spaces a move passes through
 //   shipColor(ship, ghost) -> "#rrggbb";  inkOn(colour) -> "#000000" or "#ffffff"
 
-import { n, t } from "/static/i18n.js";
+import { n, signed, t } from "/static/i18n.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const N_ = (s) => s; // marks a message for the catalogs; t() translates it when shown
@@ -252,7 +252,7 @@ function costText(s) {
 function scoreText(layout, s) {
   if (s.shape === "harbour") return t("a ship that finishes here scores {score}", { score: layout.finish_score ?? 15 });
   if (s.score !== null && s.score !== undefined) return t("scores {score} at the end", { score: s.score });
-  return t("scores {score} at the end (before the red line)", { score: String(layout.no_score ?? -5).replace("-", "−") });
+  return t("scores {score} at the end (before the red line)", { score: signed(layout.no_score ?? -5) });
 }
 
 function describeSpace(layout, s, ships, names, tokens, hint) {

@@ -37,8 +37,11 @@ export function n(one, many, count, values = null) {
   return fill(text, { n: fmt(count), ...(values || {}) });
 }
 
+// a number as it is printed: "−5" with a minus sign, never a hyphen ("+3" stays as it is)
+export const signed = (v) => String(v).replace(/^-/, "−");
+
 export function fmt(x) {  // a number in the reader's language, negative with a minus sign ("−5")
-  return new Intl.NumberFormat(lang).format(x).replace(/^-/, "−");
+  return signed(new Intl.NumberFormat(lang).format(x));
 }
 
 export function currentLang() {

@@ -3,7 +3,7 @@
 import { el } from "/static/common.js";
 import { shipColour } from "/static/boardview.js";
 import { dieFace, icon } from "/static/icons.js";
-import { n, t } from "/static/i18n.js";
+import { n, signed, t } from "/static/i18n.js";
 import { FACES, HOLD_WORDS, amount, andWords, powerWord, shortageWords } from "/static/words.js";
 
 // --- the dice ------------------------------------------------------------------------------------
@@ -209,9 +209,6 @@ export function drawShips(container, view, names, seat) {
 }
 
 /** A space in words: "Space 12", or Port Royal. */
-// a number as it is printed: "−5" with a minus sign, never a hyphen ("+3" stays as it is)
-export const signed = (v) => String(v).replace(/^-/, "−");
-
 export function placeWords(space) {
   return space === 0 ? t("Port Royal") : t("Space {space}", { space });
 }
