@@ -23,7 +23,7 @@ export class Log {
     this.stick = true; // follow the newest line unless the reader scrolled up
     // Only the reader's own scrolling (wheel, touch, keys, the scroll bar) stops the log from
     // following the newest line; scrolling back to the bottom makes it follow again.
-    this.userAt = 0;
+    this.userAt = -Infinity; // no reader action yet (0 read as one in the first 1.5 s of the page)
     const user = () => { this.userAt = performance.now(); };
     for (const type of ["wheel", "touchmove", "keydown", "pointerdown"]) box.addEventListener(type, user, { passive: true });
     box.addEventListener("scroll", () => {
