@@ -89,7 +89,10 @@ def test_a_finished_rated_game_moves_both_ratings_and_shows_everywhere(server: S
     _, made = _rated(server, ann["key"])
     assert server.post(f"/api/tables/{made['id']}/sit", {"seat": 1}, ben["key"])[0] == 200
     last = play_out(server, made["id"], [ann["key"], ben["key"]])
-    ranks = [r["rank"] for r in last["view"]["result"]] if last["view"].get("result") else None
+    assert last["view"]["game_over"] is True
+    ships = _line(server, made["id"])["result"]  # the players' ships by seat, then the Ghost's
+    assert len(ships) == 3 and ships[2]["ghost"] is True
+    won = {ann["id"]: ships[0]["rank"] == 1, ben["id"]: ships[1]["rank"] == 1}  # not if it won
     profiles = {p["id"]: server.get(f"/api/players/{p['id']}") for p in (ann, ben)}
     for p in (ann, ben):
         prof = profiles[p["id"]]
@@ -100,13 +103,14 @@ def test_a_finished_rated_game_moves_both_ratings_and_shows_everywhere(server: S
         game = prof["recent"][0]
         assert game["table"] == made["id"] and game["rated"] is True
         assert game["rating"]["before"] != game["rating"]["after"]
-        assert prof["by_players"] == [{"players": 2, "games": 1, "won": int(game["place"] == 1),
+        assert prof["by_players"] == [{"players": 2, "games": 1, "won": int(won[p["id"]]),
                                        "mean_score": pytest.approx(prof["by_players"][0]
                                                                    ["mean_score"]),
                                        "mean_place": float(game["place"])}]  # fmt: skip
     places = {p["id"]: profiles[p["id"]]["recent"][0]["place"] for p in (ann, ben)}
-    if ranks is not None:
-        assert sorted(places.values()) == sorted(ranks)
+    # places are among the players (the Ghost Ship left out, as the ratings compare players)
+    a, b = ships[0]["rank"], ships[1]["rank"]
+    assert [places[ann["id"]], places[ben["id"]]] == [1 + (b < a), 1 + (a < b)]
     shown = {p: profiles[p]["ratings"]["2021"]["display"] for p in places}
     if places[ann["id"]] != places[ben["id"]]:
         winner = min(places, key=lambda p: places[p])

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from jamaica import Config, State
-from jamaica.web import dbcommands
+from jamaica.web import dbcommands, history
 from jamaica.web.committer import Committer
 from jamaica.web.results import outcome_of
 from jamaica.web.schema import LATEST, migrations
@@ -146,11 +146,14 @@ def test_a_server_refuses_a_schema_it_does_not_know(url: str) -> None:
 
 
 def test_an_older_schema_is_upgraded_by_jamaica_db_upgrade(url: str) -> None:
-    """Migration 1 only, as a database made before migrations 2 to 4: PostgreSQL (shared by nodes)
+    """Migration 1 only, as a database made before migrations 2 to 6: PostgreSQL (shared by nodes)
     refuses to start on it until `jamaica db upgrade`; a SQLite file is upgraded on opening."""
     store = open_store(url)
     store.create_table(_record())
     with store.write() as db:
+        db.run("DROP INDEX tables_finished")  # migration 6
+        db.run("ALTER TABLE tables DROP COLUMN summary")
+        db.run("ALTER TABLE results DROP COLUMN won")  # migration 5
         db.run("DROP TABLE analyses")  # migration 4
         db.run("DROP TABLE results")  # migration 3
         db.run("DROP TABLE ratings")
@@ -231,6 +234,7 @@ def test_db_copy_moves_a_whole_history_to_postgresql_and_replays_it(
     source.append_batch([("done", [ActionRow(i, int(a), "player")
                                    for i, a in enumerate(state.history)], True)],
                         outcomes={"done": outcome_of(state, seats, rated=False)})  # fmt: skip
+    assert history.newest(source, 1)[0]["id"] == "done"  # its lobby line, worked out and kept
     counts = {n: source.count(n) for n in ("tables", "actions", "players", "chat")}
     source.close()
     said = dbcommands.copy(source_url, pg_url)
@@ -243,6 +247,8 @@ def test_db_copy_moves_a_whole_history_to_postgresql_and_replays_it(
         assert {n: target.count(n) for n in counts} == counts
         kept = "SELECT table_id, seat, place, score, won FROM results ORDER BY table_id, seat"
         assert source.rows(kept) and target.rows(kept) == source.rows(kept)  # who won, too
+        line = "SELECT summary FROM tables WHERE id = 'done'"  # the lobby line, not worked out
+        assert target.rows(line)[0][0] is not None and target.rows(line) == source.rows(line)
         for table_id in source.table_ids():
             assert target.actions(table_id) == source.actions(table_id)
             assert target.early_choices(table_id, 0) == source.early_choices(table_id, 0)

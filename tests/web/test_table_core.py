@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from jamaica import Config, State
+from jamaica.web import history
 from jamaica.web import tables as tables_module
 from jamaica.web.outbox import Outbox
 from jamaica.web.protocol import Act, Hello, ProtocolError
@@ -284,9 +285,14 @@ async def test_finished_tables_leave_memory_and_stay_listed_with_their_results(
     assert tables.archive_idle(now=time.time() + tables.finished_after + 60) == [done.id]
     line = {t["id"]: t for t in tables.summaries()}[done.id]
     assert line["status"] == "finished" and line["archived"] is True and line["result"] == result
-    assert tables.archived_by_player == {ann.id: {done.id: 0}}
-    shared = tables.shared_lines()[done.id]  # the other nodes' lobbies still list it, as Ann's
-    assert shared["status"] == "finished" and shared["holders"] == {ann.id: 0}
+    assert tables.archived_by_player == {}  # Ann's finished tables: read from the database
+    mine, record = history.mine(store, ann.id, known=tables.archived_summaries)
+    assert [(t["id"], t["seat"], t["result"]) for t in mine] == [(done.id, 0, result)]
+    assert record.games == 1
+    await tables.save_summaries()  # the lines are written: never rebuilt to be listed
+    assert store.read("SELECT count(*) FROM tables WHERE summary IS NOT NULL")[0][0] == 2
+    shared = tables.shared_lines()[done.id]  # the other nodes' lobbies still list it
+    assert shared["status"] == "finished" and shared["holders"] == {}
 
     class Node:  # another node, which lists the same table: archived there too, or kept there
         lines: list[dict[str, Any]] = []
@@ -304,10 +310,18 @@ async def test_finished_tables_leave_memory_and_stay_listed_with_their_results(
     back = await tables.get(done.id)  # opened again: rebuilt, out of the archive's indexes
     assert back is not None and back.session.state.is_terminal()
     assert [t for _, t in tables.finished_order] == [watched.id]
-    assert tables.archived_by_player == {}
     back.close()
-    again = Tables(store)  # a restart: nothing finished is rebuilt into memory
-    again.restore_all()
-    assert again.live == {} and again.archived == {done.id, watched.id}
-    assert {t for _, t in again.finished_order} == {done.id, watched.id}
-    assert again.archived_by_player == {ann.id: {done.id: 0}}
+    again = Tables(store)  # a restart: no finished game is read, let alone replayed
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(LiveTable, "restore", _never)
+        again.restore_all()
+        assert again.live == {} and again.archived == {done.id, watched.id}
+        assert {t for _, t in again.finished_order} == {done.id, watched.id}
+        assert again.finished_stored == 2 and again.archived_by_player == {}
+        listed = {t["id"]: t for t in again.summaries()}
+        assert listed[done.id]["result"] == result and listed[done.id]["archived"] is True
+        assert [t["id"] for t in history.mine(store, ann.id)[0]] == [done.id]
+
+
+def _never(*args: Any, **kwargs: Any) -> LiveTable:
+    raise AssertionError("a finished table was rebuilt")

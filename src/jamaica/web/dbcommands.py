@@ -53,6 +53,9 @@ def verify(source: SQLStore, target: SQLStore) -> list[str]:
     kept = f"SELECT {dict(HISTORY)['results']} FROM results ORDER BY table_id, seat"
     if source.rows(kept) != target.rows(kept):  # every column: who won, the ratings moved
         problems.append("results: the rows copied differ")
+    lines = "SELECT id, summary FROM tables ORDER BY id"  # the finished tables' lobby lines
+    if source.rows(lines) != target.rows(lines):
+        problems.append("tables: the finished tables' lines copied differ")
     return problems
 
 

@@ -14,7 +14,7 @@ from starlette.routing import Route
 
 from ..bots import parse_spec
 from ..rules import CHANCE, EDITIONS, Config
-from . import rated, seating, standings
+from . import history, rated, seating, standings
 from .chat import as_message
 from .language import http_error
 from .limits import Limits, PerMinute, client_address
@@ -27,7 +27,6 @@ from .store import StoreError
 from .tables import LiveTable
 
 KEY_HEADER = "x-player-key"
-MINE_FINISHED = 50  # a player's archived finished tables listed in /api/me (all count in stats)
 ERRORS = {"taken": 409, "seated": 409, "started": 409, "not_creator": 403, "bad_token": 403}
 
 
@@ -180,33 +179,24 @@ class Lobby:
             mine.append(line)
         for line in self.tables.remote():  # tables other nodes keep
             seat = line.get("holders", {}).get(player.id)
-            if seat is None or (line.get("archived") and line["id"] in self.tables.archived):
-                continue  # archived here too: listed below, from here
+            if seat is None or (line.get("archived") and line["status"] == "finished"):
+                continue  # archived finished: read from the database, below
             public = {k: v for k, v in line.items() if k not in PRIVATE}
             seat_line = line["seats"][seat] if seat < len(line["seats"]) else {}
             mine.append({**public, "seat": seat, "creator": False,
                          "pending": seat_line.get("kind") == "reserved",
                          "your_turn": seat in line.get("waiting", [])})  # fmt: skip
-        archived = self.tables.archived_by_player.get(player.id, {})  # this player's only
-        elsewhere = {x["id"] for x in mine}  # kept by another node now: listed from there
-        lines = sorted(({**self.tables.archived_summaries[t], "seat": seat, "pending": False,
-                         "your_turn": False, "creator": False}
-                        for t, seat in archived.items() if t not in elsewhere),
-                       key=lambda x: -x["created"])  # fmt: skip
-        unlisted, listed = [], 0
-        for line in lines:  # the newest finished ones are listed; all count in the stats
-            if line["status"] != "finished":
-                line["status"] = "archived"  # untimed and idle: it opens when visited
-            elif listed == MINE_FINISHED:
-                unlisted.append(line)
-                continue
-            else:
-                listed += 1
-            mine.append(line)
-        played = [x["result"][x["seat"]] for x in mine + unlisted if x.get("result") is not None]
-        mean = round(sum(r["score"] for r in played) / len(played), 1) if played else None
-        stats = {"games": len(played), "wins": sum(r["rank"] == 1 for r in played),
-                 "mean_score": mean}  # fmt: skip
+        paused = self.tables.archived_by_player.get(player.id, {})  # this player's only
+        listed = {x["id"] for x in mine}  # kept by a node now: listed from there
+        mine += sorted(({**self.tables.archived_summaries[t], "status": "archived", "seat": seat,
+                         "pending": False, "your_turn": False, "creator": False}
+                        for t, seat in paused.items() if t not in listed),
+                       key=lambda x: -x["created"])  # untimed and idle: it opens when visited
+        finished, record = await asyncio.to_thread(history.mine, self.tables.store, player.id,
+                                                 known=self.tables.archived_summaries)
+        mine += [{**line, "pending": False, "your_turn": False, "creator": False}
+                 for line in finished if line["id"] not in listed]  # fmt: skip
+        stats = record.to_dict()  # every finished game, the listed and the older ones
         found = await asyncio.to_thread(standings.editions, self.tables.store, player.id)
         ratings = {e: Shown.of(r).to_dict() for e, r in found.items()}  # "play now", ranges
         return JSONResponse({"id": player.id, "name": player.name, "tables": mine, "stats": stats,

@@ -1,12 +1,13 @@
-"""The server's live tables, by id: rebuilt from the store at start, archived when idle and
-rebuilt on demand, listed for the lobby. The server and the lobby both hold this registry; it
-knows nothing of either (one live table is `tables.LiveTable`).
+"""The server's live tables, by id: the unfinished ones rebuilt from the store at start,
+archived when idle and rebuilt on demand, listed for the lobby. The server and the lobby both
+hold this registry; it knows nothing of either (one live table is `tables.LiveTable`).
 
-A finished table leaves memory once nobody has looked at it for `finished_after` seconds (and at
-start it is never loaded): it stays listed, replayable and among its players' tables, from a
-summary of a few hundred bytes instead of a whole live game (about 1.2 MB for six players). The
-lobby's lists read the newest of them from an index kept in order, never all of them: the work of
-a lobby request does not grow with the games the server has ever played."""
+A finished table leaves memory once nobody has looked at it for `finished_after` seconds, its
+lobby line written to the database; at start no finished table is read at all. It stays
+replayable (rebuilt when visited), listed and among its players' tables from the database
+(`history.py`): this registry keeps only the newest `FINISHED_LISTED` lines for the lobby, in an
+index kept in order. Neither a restart nor a lobby request does work that grows with the games
+the server has ever played."""
 
 from __future__ import annotations
 
@@ -18,9 +19,9 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
-from . import rated, seating
+from . import history, rated, seating
 from .outbox import spawn
-from .store import Store, StoreError
+from .store import Store, StoreError, one_line
 from .tables import LiveTable
 
 log = logging.getLogger("jamaica.web")
@@ -42,12 +43,16 @@ class Tables:
         self.store = store
         self.live: dict[str, LiveTable] = {}
         self.broken: dict[str, str] = {}  # table id -> why it could not be rebuilt
+        # The archive's index in memory: every paused table (archived unfinished: few, as
+        # unfinished tables are bounded) and the newest FINISHED_LISTED finished ones.
         self.archived: set[str] = set()
         self.archived_summaries: dict[str, dict[str, Any]] = {}
-        self.archived_seats: dict[str, dict[str, int]] = {}  # table -> player id -> seat
-        self.archived_by_player: dict[str, dict[str, int]] = {}  # player id -> table -> seat
+        self.archived_seats: dict[str, dict[str, int]] = {}  # paused: table -> player id -> seat
+        self.archived_by_player: dict[str, dict[str, int]] = {}  # paused: player -> table -> seat
         self.finished_order: list[tuple[float, str]] = []  # archived finished: (created, id)
         self.paused_order: list[tuple[float, str]] = []  # archived unfinished: (created, id)
+        self.finished_stored = 0  # finished tables out of memory (counted at start, then kept)
+        self.unsaved: dict[str, str] = {}  # archived finished tables' lines, to write
         self.archive_after = float(os.environ.get("JAMAICA_ARCHIVE_AFTER", 7 * 24 * 3600))
         self.finished_after = float(os.environ.get("JAMAICA_ARCHIVE_FINISHED_AFTER", 600))
         self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
@@ -57,31 +62,49 @@ class Tables:
         self.locator: Callable[[str], Awaitable[LiveTable | str | None]] | None = None
 
     def restore_all(self) -> None:
+        """Rebuild the unfinished tables (the finished ones stay in the store: `load_finished`)."""
         try:
-            ids = self.store.table_ids()
+            ids = self.store.unfinished_ids()
         except StoreError as e:  # the database itself cannot be read: say so in one line
             log.error("%s", e)
             raise SystemExit(2) from None
         for table_id in ids:
             try:
                 record = self.store.table(table_id)
-                if record is None:
+                if record is None or record.finished:
                     continue
                 table = LiveTable.restore(record, self.store)
-                if record.finished or self._due(table, time.time()):  # left: not loaded, and
-                    self._archive(table)  # listed from its summary (the game stays stored)
+                if self._due(table, time.time()):  # left: not loaded, and listed from its
+                    self._archive(table)  # summary (the game stays stored)
                 else:
                     self.live[table_id] = table
             except Exception as e:  # one bad table must not stop the server
                 reason = str(e).splitlines()[0] if str(e) else type(e).__name__
                 log.error("table %s cannot be rebuilt and is set aside: %s", table_id, reason)
                 self.broken[table_id] = reason
+        self.load_finished()
+
+    def load_finished(self) -> None:
+        """The newest finished tables' lines for the lobby, from the database (and, once, the
+        results of finished tables stored before results were kept). A thread's work."""
+        try:
+            filled = history.backfill(self.store)
+            if filled:
+                log.info("results written for %d finished tables that had none", filled)
+            for line in reversed(history.newest(self.store, FINISHED_LISTED)):
+                if line["id"] not in self.live:
+                    self._index_finished(line)
+            count = self.store.read("SELECT count(*) FROM tables WHERE finished = 1")[0][0]
+            self.finished_stored = max(0, int(count) - sum(1 for t in self.live.values()
+                                                           if t.record.finished))  # fmt: skip
+        except StoreError as e:  # listed later, when the database answers again
+            log.error("finished tables cannot be listed now: %s", e)
 
     async def get(self, table_id: str) -> LiveTable | None:
-        """A table by id; an archived one is rebuilt from the store on demand (in a thread,
-        once however many ask for it at the same time)."""
+        """A table by id; an archived one (paused, or any finished one in the store) is rebuilt
+        from the store on demand (in a thread, once however many ask for it at the same time)."""
         table = self.live.get(table_id)
-        if table is not None or table_id not in self.archived:
+        if table is not None or table_id in self.broken or not _plausible(table_id):
             return table
         loading = self._loading.get(table_id)
         if loading is None:
@@ -102,10 +125,20 @@ class Tables:
     async def _unarchive(self, table_id: str) -> LiveTable | None:
         def load() -> LiveTable | None:
             record = self.store.table(table_id)
-            return None if record is None else LiveTable.restore(record, self.store)
+            if record is None or not (record.finished or table_id in self.archived):
+                return None  # unfinished and not archived here: not this server's to rebuild
+            return LiveTable.restore(record, self.store)
 
-        table = await asyncio.to_thread(load)
-        if table is not None and table_id in self.archived:
+        try:
+            table = await asyncio.to_thread(load)
+        except StoreError:
+            raise
+        except Exception as e:  # a stored game that cannot be rebuilt: as if there were none
+            log.error("table %s cannot be rebuilt: %s", table_id, one_line(e))
+            return None
+        if table is not None and table_id not in self.live:
+            if table.record.finished:
+                self.finished_stored = max(0, self.finished_stored - 1)
             table.touched = time.time()  # visited: not unloaded again at the next sweep
             self.live[table_id] = table
             self._forget(table_id)
@@ -145,10 +178,17 @@ class Tables:
         return paused and idle > self.archive_after
 
     def _archive(self, table: LiveTable) -> None:
-        """`table` leaves memory (closed), its summary and seats kept for the lobby."""
+        """`table` leaves memory (closed). A finished one's lobby line is written to the store
+        (by the next sweep, in a thread) and indexed if it is among the newest; a paused one's
+        summary and seats are kept for the lobby and its players."""
         table.close()
         table_id = table.id
-        summary = {**table.summary(), "archived": True}
+        summary = {**table.summary(), "archived": True, "watchers": 0}
+        if table.record.finished:
+            self.unsaved[table_id] = history.stored(summary)
+            self.finished_stored += 1
+            self._index_finished(summary)
+            return
         self.archived.add(table_id)
         self.archived_summaries[table_id] = summary
         seats = {seat["player"]: i for i, seat in enumerate(table.record.seats)
@@ -156,8 +196,30 @@ class Tables:
         self.archived_seats[table_id] = seats
         for player, seat in seats.items():
             self.archived_by_player.setdefault(player, {})[table_id] = seat
-        order = self.finished_order if table.record.finished else self.paused_order
-        bisect.insort(order, (summary["created"], table_id))
+        bisect.insort(self.paused_order, (summary["created"], table_id))
+
+    def _index_finished(self, line: dict[str, Any]) -> None:
+        """A finished table out of memory, in the lobby's index if among the newest."""
+        entry = (line["created"], line["id"])
+        if len(self.finished_order) >= FINISHED_LISTED and entry < self.finished_order[0]:
+            return  # older than every one listed
+        self.archived.add(line["id"])
+        self.archived_summaries[line["id"]] = line
+        bisect.insort(self.finished_order, entry)
+        while len(self.finished_order) > FINISHED_LISTED:
+            _, oldest = self.finished_order.pop(0)
+            self.archived.discard(oldest)
+            self.archived_summaries.pop(oldest, None)
+
+    async def save_summaries(self) -> None:
+        """Write the archived finished tables' lines (one at a time, in a thread). One that
+        cannot be written now is worked out again when it is next listed."""
+        while self.unsaved:
+            table_id, summary = self.unsaved.popitem()
+            try:
+                await asyncio.to_thread(self.store.save_summary, table_id, summary)
+            except StoreError as e:
+                log.warning("the line of finished table %s is not stored: %s", table_id, e)
 
     def _forget(self, table_id: str) -> None:
         """An archived table is live again: out of the archive's lists and indexes."""
@@ -186,6 +248,7 @@ class Tables:
         while True:
             await asyncio.sleep(every)
             self.archive_idle()
+            await self.save_summaries()
 
     def shared_lines(self) -> dict[str, dict[str, Any]]:
         """This node's lobby lines for the other nodes: each table's summary, and (for "my
@@ -204,9 +267,9 @@ class Tables:
                     holders[who] = i
             out[table_id] = {**table.summary(), "holders": holders,
                              "waiting": table.waiting_for() if playing else []}  # fmt: skip
-        for _, table_id in self.finished_order[-FINISHED_LISTED:]:  # archived: the newest only
-            out[table_id] = {**self.archived_summaries[table_id], "waiting": [],
-                             "holders": dict(self.archived_seats.get(table_id, {}))}  # fmt: skip
+        for _, table_id in self.finished_order:  # archived: the newest only; players' own
+            out[table_id] = {**self.archived_summaries[table_id], "waiting": [], "holders": {}}
+            # are read from the database (`history.mine`)
         return out
 
     def remote(self) -> list[dict[str, Any]]:
@@ -248,3 +311,10 @@ def _show_ratings(table: LiveTable) -> None:
     """A rated table rebuilt here: read its players' ratings for the lobby, in the background."""
     if table.record.rated:
         spawn(rated.refresh(table))
+
+
+def _plausible(table_id: str) -> bool:
+    """Whether `table_id` could name a stored table (ids are short URL-safe tokens): anything
+    else is answered without asking the database."""
+    return 0 < len(table_id) <= 64 and all(
+        c.isascii() and (c.isalnum() or c in "-_") for c in table_id)

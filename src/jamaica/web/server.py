@@ -126,6 +126,7 @@ def create_app(
             tables.restore_all()
             tables.start()
         else:  # a node takes its tables as they are claimed, and hands them over on SIGTERM
+            await asyncio.to_thread(tables.load_finished)  # the lobby's newest finished
             keeping = loop.create_task(cluster.run(tables))
             _drain_on_sigterm(loop, cluster, tables)
         if shared is not None:  # the lobby and the limits of every node (Redis)
@@ -140,6 +141,7 @@ def create_app(
         sweeper = loop.create_task(tables.sweep(float(every) if every.isdigit() else 60.0))
         yield
         sweeper.cancel()
+        await tables.save_summaries()  # the finished tables' lines archived since the sweep
         if cluster is not None:
             keeping.cancel()
             if not cluster.draining:
@@ -303,7 +305,8 @@ def create_app(
             "uptime": round(time.time() - started),
             "tables": {"live": len(tables.live),
                        "unfinished": sum(not t.record.finished for t in live),
-                       "archived": len(tables.archived), "unavailable": len(tables.broken)},
+                       "archived": len(tables.paused_order) + tables.finished_stored,
+                       "unavailable": len(tables.broken)},
             "connections": sum(connections.open.values()),
             "watchers": sum(t.watchers() for t in live),
             "bots": bot_pool().stats(),

@@ -43,7 +43,7 @@ def open_store(url: str, *, upgrade: bool | None = None) -> SQLStore:
 # owners and nodes of a running service are not history: they are not copied).
 HISTORY = (
     ("tables", "id, config, seats, seed, seconds_per_decision, created, finished, started, "
-               "creator, rematch, deadline, rated, rating_low, rating_high"),
+               "creator, rematch, deadline, rated, rating_low, rating_high, summary"),
     ("players", "id, name, key_hash, created"),
     ("actions", "table_id, seq, action, by, at"),
     ("early_choices", "table_id, round, seat, action"),

@@ -106,6 +106,7 @@ class AnalysisRow:
 class Store(Protocol):
     def create_table(self, table: TableRecord) -> None: ...
     def table_ids(self) -> list[str]: ...
+    def unfinished_ids(self) -> list[str]: ...
     def tables(self) -> list[TableRecord]: ...
     def table(self, table_id: str) -> TableRecord | None: ...
     def actions(self, table_id: str) -> list[ActionRow]: ...
@@ -130,6 +131,8 @@ class Store(Protocol):
     def chat(self, table_id: str, limit: int) -> list[ChatRow]: ...
     def save_analysis(self, table_id: str, seat: int, row: AnalysisRow) -> None: ...
     def analysis(self, table_id: str, seat: int) -> AnalysisRow | None: ...
+    def save_summary(self, table_id: str, summary: str) -> None: ...
+    def write(self) -> AbstractContextManager[Tx]: ...
     def read(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]: ...
     def close(self) -> None: ...
 
@@ -347,6 +350,13 @@ class SQLStore:
         with self._write() as db:
             db.run(_FINISH, (table_id,))
 
+    def save_summary(self, table_id: str, summary: str) -> None:
+        """A finished table's lobby line (JSON), kept so that it is never rebuilt to be listed
+        (`history.py`). Any node may write it: it is a pure function of the finished game."""
+        with self._write() as db:
+            db.run("UPDATE tables SET summary = ? WHERE id = ? AND finished = 1",
+                   (summary, table_id))  # fmt: skip
+
     def save_analysis(self, table_id: str, seat: int, row: AnalysisRow) -> None:
         """A seat's post-game analysis, kept with its table: one row per seat, a newer one
         replaces it. Any node may write it (it is a pure function of the finished game)."""
@@ -422,6 +432,12 @@ class SQLStore:
         """Every table's id, oldest first; read each with `table` (one bad row spoils only its
         own table)."""
         return [str(r[0]) for r in self._read("SELECT id FROM tables ORDER BY created, id")]
+
+    def unfinished_ids(self) -> list[str]:
+        """The unfinished tables' ids, oldest first (what a server rebuilds at start: the
+        finished ones are listed from the database, `history.py`)."""
+        return [str(r[0]) for r in self._read("SELECT id FROM tables WHERE finished = 0 "
+                                               "ORDER BY created, id")]  # fmt: skip
 
     def tables(self) -> list[TableRecord]:
         rows = self._read(f"SELECT {_TABLE_COLUMNS} FROM tables ORDER BY created, id")
