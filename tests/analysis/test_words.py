@@ -134,3 +134,24 @@ def test_names_that_do_not_fit_the_ships_are_refused_with_a_clear_error() -> Non
     with pytest.raises(ValueError, match="one name per ship, the Ghost Ship last: 3"):
         render(a, SHORT, game(), NAMES[:2], "en")
     assert render(a, SHORT, game(), None, "en")["verdicts"]  # None: the engine's own names
+
+
+def test_a_decision_where_every_answer_shows_the_same_chance_names_no_best() -> None:
+    """Helper's review: in a game already lost, three loads worth 0.97%, 0.94% and 0.71% were
+    shown as "1% ★ …" and "Master's choice too." on the one that threw out most doubloons. All
+    show 1%: the screens now say every answer is about as good, and star none."""
+    v = Verdict(133, 7, "load", ((70, 0.0097), (73, 0.0094), (71, 0.0071)), 70, 0.0, "")
+    words = {70: "load 2 food into hold 1, emptying its 6 doubloons",
+             73: "load 2 food into hold 4, emptying its 5 doubloons",
+             71: "load 2 food into hold 2, emptying its 3 doubloons"}  # fmt: skip
+    assert v.even and not Verdict(3, 1, "card", ((15, 0.016), (14, 0.006)), 14, 0.01, "").even
+    said = say_verdict(v, words, Words("en"))
+    assert said == ("Round 7, loading: load 2 food into hold 1, emptying its 6 doubloons — every "
+                    "answer here has about the same win chance (1%): the game hardly turns on "
+                    "it.")  # fmt: skip
+    assert "master's choice" not in said
+    from jamaica.tui.analysis import verdict_panel
+
+    panel = verdict_panel(v, words, 80, True, Words("en")).plain
+    assert "Every answer is about as good here." in panel and "★" not in panel
+    assert "Master's choice" not in panel and "▸ load 2 food into hold 1" in panel

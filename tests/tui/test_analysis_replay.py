@@ -363,3 +363,21 @@ async def test_the_footer_dims_the_keys_that_step_past_either_end(tmp_path: Path
         assert screen.index == len(screen.states) - 1
         await pilot.press("left")
         assert screen.check_action("step", (1,)) and screen.index == len(screen.states) - 2
+
+
+async def test_one_esc_too_many_does_not_end_the_replay(tmp_path: Path) -> None:
+    """Helper's review: Esc closes the analysis list, and one more Esc quit `jamaica replay` at
+    once. Esc on the replay itself now says that q quits; q does."""
+    session = finished_game(tmp_path / "g.json", ["greedy", "human", "greedy"])
+    app = ReplayApp(session, iterations=BUDGET)
+    async with app.run_test(size=SMALL) as pilot:
+        await _listed(pilot, app)
+        await pilot.press("escape")  # closes the list
+        await until(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        await pilot.press("escape")  # one too many
+        await pilot.pause()
+        assert app.is_running and isinstance(app.screen, ReplayScreen)
+        assert [n.message for n in app._notifications] == ["Press q to quit."]
+        await pilot.press("q")
+        await pilot.pause()
+        assert not app.is_running

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets import Input, Select
+from textual.widgets import Input, OptionList, Select
 
 from jamaica import Config
 from jamaica.rules.events import card_title
@@ -342,3 +342,55 @@ def test_corrupt_save_files_are_refused(tmp_path: Path) -> None:
             GameSession.load(bad)
     with pytest.raises(ValueError, match="cannot read"):
         GameSession.load(tmp_path / "missing.json")
+
+
+def _at_powder(least: int = 3) -> GameSession:
+    """A game (human and greedy) at the human's gunpowder question, with at least `least`
+    amounts to choose from."""
+    for seed in range(200):
+        session = GameSession(Config(2), make_seats(["human", "greedy"]), seed)
+        session.run_until_human()
+        while not session.state.is_terminal():
+            s = session.state
+            if s.decision_kind() == "powder" and len(s.legal_actions()) >= least:
+                return session
+            legal = s.legal_actions()  # the human buys gunpowder when it can, to fight
+            powder = [a for a in legal if "powder" in str(a) or "gunpowder" in str(a)]
+            session.answer((powder or legal)[0])
+            session.run_until_human()
+    raise AssertionError("no gunpowder question found")
+
+
+async def test_a_digit_spends_that_much_gunpowder() -> None:
+    """Helper's review: at "how much gunpowder do you spend?" the keys were the options' numbers
+    from 1, so "1" spent none and "3" spent 2. The digit is the amount now: "0" spends none."""
+    session = _at_powder()
+    app = JamaicaApp(session, delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await _until(pilot, lambda: isinstance(app.screen, Table) and app.screen.question)
+        table = app.screen
+        assert isinstance(table, Table)
+        prompt = str(table.query_one("#prompt", Drawn).render())
+        assert "(0–" in prompt, prompt
+        first = table.query_one("#options", OptionList).get_option_at_index(0).prompt
+        assert str(first).startswith("0. 0 gunpowder"), first  # each label starts with its key
+        before = len(session.state.history)
+        await pilot.press("2")
+        await _until(pilot, lambda: len(session.state.history) > before)
+        assert str(session.state.history[before]) == "powder 2"
+
+
+async def test_ctrl_c_says_in_the_reader_s_language_which_key_quits_once() -> None:
+    """Textual's own toast was English on a French screen, and each press stacked another."""
+    session = _at_powder()
+    app = JamaicaApp(session, delay=0, lang="fr")
+    async with app.run_test(size=SIZE) as pilot:
+        await _until(pilot, lambda: isinstance(app.screen, Table) and app.screen.question)
+        await pilot.press("ctrl+c")
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        said = [(n.title, n.message) for n in app._notifications]
+        assert len(said) == 1, said
+        title, message = said[0]
+        assert title == "Ctrl+C ne fait pas quitter", said  # in French
+        assert "q" in message and "sauvée" in message, said

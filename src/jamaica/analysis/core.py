@@ -69,6 +69,12 @@ class Verdict:
         return self.values[0][0]
 
     @property
+    def even(self) -> bool:
+        """Every answer shows the same win chance (a game already decided, or a choice that does
+        not matter): master's preference among them is noise, and the screens say so."""
+        return len(self.values) > 1 and percent(self.values[0][1]) == percent(self.values[-1][1])
+
+    @property
     def symbol(self) -> str:
         """The mark as a chess annotation: ?!, ? or ??."""
         return SYMBOLS[self.mark]

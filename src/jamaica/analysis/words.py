@@ -16,7 +16,7 @@ from ..rules.actions import LOAD
 from ..rules.data import SLOTS
 from ..rules.hints import payment_label
 from ..rules.phrases import N_, Translations, amount, hold
-from .core import SYMBOLS, GameAnalysis, Verdict, payment_plans, payment_run, points
+from .core import SYMBOLS, GameAnalysis, Verdict, payment_plans, payment_run, percent, points
 
 # The kinds of question, as a reader names them (the catalog translates them).
 KIND_WORDS = {
@@ -82,6 +82,10 @@ def say_verdict(v: Verdict, words: dict[int, str], _: Words) -> str:
     kind = _(KIND_WORDS.get(v.kind, v.kind))
     yours = words.get(v.chosen, str(v.chosen))
     best = words.get(v.best, str(v.best))
+    if v.even:
+        return _("Round {round}, {kind}: {yours} — every answer here has about the same win "
+                 "chance ({p}%): the game hardly turns on it.", round=v.round, kind=kind,
+                 yours=yours, p=percent(v.values[0][1]))  # fmt: skip
     if v.chosen == v.best or v.loss == 0:
         return _("Round {round}, {kind}: {yours} — master's choice too.", round=v.round,
                  kind=kind, yours=yours)  # fmt: skip
@@ -169,7 +173,7 @@ def render(
             "step": v.step, "round": v.round, "kind": v.kind,
             "kind_words": _(KIND_WORDS.get(v.kind, v.kind)), "mark": v.mark,
             "mark_words": _(MARK_WORDS[v.mark]), "symbol": SYMBOLS[v.mark], "loss": v.loss,
-            "points": points(v.loss), "chosen": v.chosen, "best": v.best,
+            "points": points(v.loss), "chosen": v.chosen, "best": v.best, "even": v.even,
             "options": [{"action": act, "label": words.get(act, str(act)), "value": value}
                         for act, value in v.values],
             "text": say_verdict(v, words, _),

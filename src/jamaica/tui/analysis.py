@@ -167,7 +167,10 @@ def verdict_panel(verdict: Verdict, words: Mapping[int, str], width: int, wide: 
     out = Text(_("Round {round}, {kind}", round=verdict.round,
                   kind=_(KIND_WORDS.get(verdict.kind, verdict.kind))) + "\n", "dim")  # fmt: skip
     best = verdict.values[0][0]
-    if verdict.chosen == best:
+    if verdict.even:  # a decided game: no answer is master's choice but by noise
+        out.append(_("Every answer is about as good here."), "bold")
+        best = -1
+    elif verdict.chosen == best:
         out.append(_("Master's choice too."), "bold")
     elif not lost(verdict):
         out.append(_("As good as master's choice."), "bold")

@@ -42,7 +42,7 @@ from .screens import (
     Help,
     SavedGameFound,
 )
-from .widgets import TOAST_CSS, Drawn, LogView
+from .widgets import TOAST_CSS, Drawn, LogView, how_to_quit
 
 # The bots offered in the setup screen: each with a budget of iterations, never of seconds, so
 # that a saved game resumed goes on exactly as it would have (`jamaica.session.reproducible`).
@@ -213,7 +213,7 @@ class Table(Screen[None]):
         Binding("q", "app.quit", N_("Save & quit")),
         Binding("question_mark,h,f1", "app.help", N_("Help"), key_display="?"),
         Binding("l", "full_log", N_("Log")),
-        *[Binding(str(d), f"pick({d})", show=False) for d in range(1, 10)],
+        *[Binding(str(d), f"pick({d})", show=False) for d in range(10)],
     ]
     DEFAULT_CSS = """
     #status { height: 1; background: $panel; padding: 0 1; }
@@ -381,10 +381,12 @@ class Table(Screen[None]):
             q = question(self.session.state, who, self.names, _)
             self.question = q
             n = len(q.choices)
-            keys = _("  (1–{n}, or ↑↓ Enter)", n=min(n, 9)) if n > 1 else _("  (1 or Enter)")
+            first, last = q.key(0), q.key(min(n, 9 + (q.key(0) == "0")) - 1)
+            keys = (_("  ({first}–{last}, or ↑↓ Enter)", first=first, last=last) if n > 1
+                    else _("  ({first} or Enter)", first=first))  # fmt: skip
             prompt.show(lambda w: Text.assemble(q.prompt, (keys, "dim")))
             options.add_options(
-                [Option(Text.assemble((f"{i + 1}. ", "bold"), c.label))
+                [Option(Text.assemble((f"{q.key(i)}. ", "bold"), c.label))
                  for i, c in enumerate(q.choices)]
             )  # fmt: skip
             options.highlighted = 0
@@ -492,7 +494,17 @@ class Table(Screen[None]):
         self.choose(event.option_index)
 
     def action_pick(self, digit: int) -> None:
-        self.choose(digit - 1)
+        """A digit key: the option it names (its number, or for gunpowder the amount spent)."""
+        q = self.question
+        if q is not None and q.keys:
+            if str(digit) not in q.keys:
+                _ = self.words
+                self.note(_("No option {k}: choose {first} to {last}.", k=digit,
+                            first=q.keys[0], last=q.keys[-1]))  # fmt: skip
+                return
+            self.choose(q.keys.index(str(digit)))
+        elif digit > 0:
+            self.choose(digit - 1)
 
     def action_full_log(self) -> None:
         events_ = seen_events(self.session.state, self.viewer, self.names, self.words)
@@ -544,6 +556,11 @@ class JamaicaApp(App[None]):
         self.setup_note = note
         self.outcome = Outcome()
         self.told = 0  # the outcome's notes said already on the screen
+
+    def action_help_quit(self) -> None:
+        _ = self.words
+        saved = _("The game is saved after every decision.") if self.session is not None else ""
+        how_to_quit(self, _, saved)
 
     def on_mount(self) -> None:
         if self.session is not None:

@@ -42,6 +42,11 @@ class Question:
     prompt: Text
     choices: tuple[Choice, ...]
     ship: int | None = None  # the ship that moves or pays, to highlight
+    # The key of each choice, if not its number from 1: the gunpowder spent ("0" for none).
+    keys: tuple[str, ...] = ()
+
+    def key(self, index: int) -> str:
+        return self.keys[index] if self.keys else str(index + 1)
 
 
 def question(state: State, player: int, names: Sequence[str], _: Words = ENGLISH) -> Question:
@@ -80,8 +85,10 @@ def question(state: State, player: int, names: Sequence[str], _: Words = ENGLISH
             assert state.q is not None
             text.append_text(_firepower(view, state.q[2][0], int(str(a).split()[1]), _))
         labels.append(text)
-    return Question(kind, prompt, tuple(Choice(t, (int(a),)) for t, a in
-                                        zip(labels, d.actions, strict=True)))  # fmt: skip
+    # gunpowder: the key is the amount spent, so "3" spends 3 (and "0" none), never "the third"
+    keys = tuple(str(a).split()[1] for a in d.actions) if kind == "powder" else ()
+    choices = tuple(Choice(t, (int(a),)) for t, a in zip(labels, d.actions, strict=True))
+    return Question(kind, prompt, choices, keys=keys)
 
 
 def _fighter(view: Mapping[str, Any], ship: int, _: Words = ENGLISH) -> Text:

@@ -38,7 +38,7 @@ from .analysis import (
 from .analysis_job import ITERATIONS, MAX_ITERATIONS, Request, analyse, cached
 from .lang import seen_events, shown_names, translate_bindings, words_of
 from .screens import Help, end_reason
-from .widgets import TOAST_CSS, Drawn, LogView
+from .widgets import TOAST_CSS, Drawn, LogView, how_to_quit
 
 SIDE: Final = 150  # from this width on, the marked decisions are listed beside the replay
 REPLAY_KEYS: Final = N_("""\
@@ -80,7 +80,8 @@ class ReplayScreen(Screen[None]):
         Binding("m", "mark(1)", N_("Next mark")),
         Binding("M", "mark(-1)", N_("Mark back"), show=False),
         Binding("question_mark,h,f1", "help", N_("Help"), key_display="?"),
-        Binding("q,escape", "leave", N_("Close")),
+        Binding("q", "leave", N_("Close")),
+        Binding("escape", "back", N_("Close"), show=False),
     ]
     DEFAULT_CSS = """
     #where { height: 1; background: $panel; padding: 0 1; }
@@ -411,6 +412,16 @@ class ReplayScreen(Screen[None]):
         else:
             self.app.pop_screen()
 
+    def action_back(self) -> None:
+        """Esc: back to the game's end screen; in `jamaica replay`, where it would quit, it only
+        says that q does (one Esc too many, after closing the analysis, must not end it)."""
+        if isinstance(self.app, ReplayApp):
+            _ = words_of(self)
+            self.app.clear_notifications()
+            self.app.notify(_("Press {key} to quit.", key="q"))
+        else:
+            self.app.pop_screen()
+
 
 class ReplayApp(App[None]):
     TITLE = "Jamaica — replay"
@@ -432,6 +443,9 @@ class ReplayApp(App[None]):
     def on_mount(self) -> None:
         self.push_screen(ReplayScreen(self.session, analyse=self.analyse,
                                       iterations=self.iterations))  # fmt: skip
+
+    def action_help_quit(self) -> None:
+        how_to_quit(self, self.words)
 
 
 def replay_app(session: GameSession, lang: str, analyse: int | None = None,

@@ -25,7 +25,8 @@ from .widgets import Drawn
 # picture, for the screens that show one).
 TABLE_KEYS: Final = N_("""\
 [b]Keys[/b]
-  1–9       answer with that option (or ↑ ↓ and Enter, or a click)
+  1–9       answer with that option (or ↑ ↓ and Enter, or a click);
+            gunpowder: 0–9, the amount spent
   ? h F1    this help              l   the whole log
   q         save and quit (the game is saved after every decision)
   Esc       close this screen

@@ -6,8 +6,12 @@ from collections.abc import Callable, Sequence
 
 from rich.console import Console
 from rich.text import Text
+from textual.app import App
 from textual.geometry import Size
 from textual.widget import Widget
+
+from ..i18n import Words
+from ..rules.phrases import N_
 
 Draw = Callable[[int], Text]
 
@@ -87,3 +91,17 @@ class LogView(Widget):
     def render(self) -> Text:
         size = self.content_size
         return Text("\n").join(self.tail(size.width, size.height))
+
+
+KEY_NAMES = {"escape": N_("Esc"), "ctrl+q": "Ctrl+Q"}
+
+
+def how_to_quit(app: App[None], _: Words, saved: str = "") -> None:
+    """Ctrl+C: which key quits on this screen, in the reader's language (Textual's own toast
+    is English only), one toast however often it is pressed; `saved`: what quitting keeps."""
+    for key, active in app.active_bindings.items():
+        if active.binding.action in ("quit", "app.quit", "leave"):
+            app.clear_notifications()
+            told = _("Press {key} to quit.", key=_(KEY_NAMES.get(key, key)))
+            app.notify(f"{told} {saved}".strip(), title=_("Ctrl+C does not quit"))
+            return

@@ -245,10 +245,11 @@ export class Analysis {
     table.append(thead);
     const body = el("tbody");
     v.options.forEach((o, i) => {
-      const row = el("tr", { class: [o.action === v.chosen ? "chosen" : "", i === 0 ? "best" : ""].join(" ").trim() });
+      const best = i === 0 && !v.even; // all equal as shown (a decided game): no choice of master's
+      const row = el("tr", { class: [o.action === v.chosen ? "chosen" : "", best ? "best" : ""].join(" ").trim() });
       const label = el("td");
       label.append(document.createTextNode(o.label));
-      if (i === 0) label.append(el("span", { class: "best-tag" }, t("master's choice")));
+      if (best) label.append(el("span", { class: "best-tag" }, t("master's choice")));
       if (o.action === v.chosen) label.append(el("span", { class: "chosen-tag" }, t("your answer")));
       const value = el("td", { class: "value" });
       const bar = el("span", { class: "bar", "aria-hidden": "true" });
