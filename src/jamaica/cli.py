@@ -684,9 +684,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             except Missing as e:
                 raise ValueError(f"bench-cluster needs {e} installed") from None
         elif ns.command == "serve":
-            from .web.limits import Limits
+            from .web.limits import Limits, check_settings
             from .web.server import serve
 
+            check_settings()
             limits = Limits.from_env(
                 connections_per_address=ns.connections_per_address,
                 messages_per_second=ns.messages_per_second,

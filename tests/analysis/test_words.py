@@ -155,3 +155,14 @@ def test_a_decision_where_every_answer_shows_the_same_chance_names_no_best() -> 
     panel = verdict_panel(v, words, 80, True, Words("en")).plain
     assert "Every answer is about as good here." in panel and "★" not in panel
     assert "Master's choice" not in panel and "▸ load 2 food into hold 1" in panel
+
+
+def test_an_answer_as_good_as_shown_but_not_master_s_is_not_called_master_s() -> None:
+    """Helper's review: "3 in the morning — master's choice too." above a table that tagged "6 in
+    the morning" as master's choice (0.3325 against 0.3294, both 33%... but a third answer
+    differed, so not every answer was equal)."""
+    v = Verdict(5, 1, "move", ((40, 0.3325), (41, 0.3294), (42, 0.20)), 41, 0.0, "")
+    words = {40: "forward 6", 41: "forward 3", 42: "back 2"}
+    assert not v.even
+    assert say_verdict(v, words, Words("en")) == (
+        "Round 1, move: forward 3 — about as good as master's choice, forward 6.")

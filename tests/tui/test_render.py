@@ -288,3 +288,15 @@ def test_negative_numbers_are_written_with_a_minus_sign() -> None:
         text = render.ranking(view, names, width).plain
         assert "−5" in text and not re.search(r"-\d", text), text
     assert cursed  # and a cursed treasure seen by its owner on the way
+
+
+def test_a_known_face_down_power_card_is_named_not_its_code() -> None:
+    """Helper's review: the Ghost Ship's card read "2 treasures (+3, hold6)" (the page, and the
+    terminal's "hold6" in English)."""
+    from jamaica.i18n import Words
+
+    ship = {"moves_left": 24, "powers": [], "face_down": 2, "face_down_known": ["+3", "hold6"],
+            "ghost": True}  # fmt: skip
+    said = render._ship_detail(ship, [], Words("en")).plain
+    assert "(+3, 6th hold)" in said and "hold6" not in said
+    assert "(+3, 6e cale)" in render._ship_detail(ship, [], Words("fr")).plain

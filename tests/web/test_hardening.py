@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from pathlib import Path
 from typing import Any
 
@@ -326,3 +327,92 @@ def test_an_upload_dropped_halfway_is_one_quiet_line_not_a_traceback(tmp_path: P
         assert "Traceback" not in log and "ClientDisconnect" not in log, log[-3000:]
     finally:
         s.stop()
+
+
+def test_a_websocket_refused_by_the_http_budget_gets_429_and_when_to_come_back(
+    tmp_path: Path,
+) -> None:
+    """Operator's review: a handshake over the address's HTTP budget got a bare 403, as an
+    Origin refusal does: nothing said why, nor when to try again."""
+    from websockets.exceptions import InvalidStatus
+
+    server = Server(tmp_path / "j.db", ("--http-burst", "12", "--http-per-second", "1")).start()
+    try:
+        refused = None
+        for _ in range(10):  # 5 each: the third is over a budget of 12
+            try:
+                server.ws("nosuch").close()
+            except InvalidStatus as e:
+                refused = e.response
+                break
+        assert refused is not None and refused.status_code == 429
+        assert int(refused.headers["Retry-After"]) >= 1
+        assert "too many requests from your address" in json.loads(refused.body)["error"]
+    finally:
+        server.stop()
+
+
+def test_the_message_cap_counts_bytes_not_characters() -> None:
+    """Operator's review: 4,000 emoji (16,034 bytes) passed the 4,096-byte cap, counted in
+    characters, and were parsed."""
+    from jamaica.web.protocol import MAX_MESSAGE, parse
+
+    chat = '{"op": "chat", "text": "' + "🏴‍☠️" * 800 + '"}'
+    assert len(chat) < MAX_MESSAGE < len(chat.encode())
+    with pytest.raises(ProtocolError) as e:
+        parse(chat)
+    assert e.value.code == "too_big"
+    with pytest.raises(ProtocolError) as e:
+        parse(chat.encode())
+    assert e.value.code == "too_big"
+    small = '{"op": "chat", "v": 1, "text": "' + "é" * 1000 + '"}'  # 2 kB: parsed as before
+    assert len(small.encode()) < MAX_MESSAGE
+    parse(small)
+
+
+def test_a_connection_that_never_says_hello_is_closed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Operator's review: 1,000 WebSockets that never said hello stayed open for good (79 →
+    115 MB). One says why, and is closed, after `JAMAICA_HELLO_SECONDS` (30 by default)."""
+    from websockets.exceptions import ConnectionClosed
+
+    monkeypatch.setenv("JAMAICA_HELLO_SECONDS", "1")
+    server = Server(tmp_path / "j.db").start()
+    try:
+        status, made = server.post("/api/tables", {"players": 2, "seats": [
+            {"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}]})  # fmt: skip
+        assert status == 201
+        with server.ws(made["id"]) as quiet:
+            said = recv(quiet, timeout=10)
+            assert said["op"] == "error" and said["code"] == "no_hello"
+            assert "no hello within 1 s" in said["message"]
+            with pytest.raises(ConnectionClosed):
+                recv(quiet, timeout=10)
+        with server.ws(made["id"]) as talker:  # one that says hello is kept
+            send(talker, op="hello")
+            assert recv(talker)["op"] == "welcome"
+            time.sleep(1.5)
+            send(talker, op="ping")
+            assert any(recv(talker)["op"] == "pong" for _ in range(20))
+    finally:
+        server.stop()
+
+
+def test_unusable_settings_stop_the_start_in_one_line() -> None:
+    """Operator's review: `--trust-proxy not-an-ip`, `--allow-origin ::bad::`,
+    `JAMAICA_BOT_THREADS=abc` and `JAMAICA_SEAT_GRACE=abc` started silently (the last two
+    failing later, where they are read)."""
+    from jamaica.web.limits import check_settings
+
+    with pytest.raises(ValueError, match="trust-proxy: 'not-an-ip' is not an address"):
+        Limits(trusted_proxies=("not-an-ip",))
+    with pytest.raises(ValueError, match="allow-origin: '::bad::' is not an origin"):
+        Limits(allowed_origins=("::bad::",))
+    Limits(trusted_proxies=("10.0.0.1", "10.0.0.0/8", "::1", "*"),
+           allowed_origins=("https://example.org", "http://localhost:8000", "*"))  # fmt: skip
+    with pytest.raises(ValueError, match="JAMAICA_BOT_THREADS must be a whole number"):
+        check_settings({"JAMAICA_BOT_THREADS": "abc"})
+    with pytest.raises(ValueError, match="JAMAICA_SEAT_GRACE must be a number of seconds"):
+        check_settings({"JAMAICA_SEAT_GRACE": "nan"})
+    check_settings({"JAMAICA_SEAT_GRACE": "0.5", "JAMAICA_BOT_THREADS": "2", "OTHER": "x"})

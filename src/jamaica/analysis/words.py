@@ -86,7 +86,7 @@ def say_verdict(v: Verdict, words: dict[int, str], _: Words) -> str:
         return _("Round {round}, {kind}: {yours} — every answer here has about the same win "
                  "chance ({p}%): the game hardly turns on it.", round=v.round, kind=kind,
                  yours=yours, p=percent(v.values[0][1]))  # fmt: skip
-    if v.chosen == v.best or v.loss == 0:
+    if v.chosen == v.best:  # a different answer that loses nothing as shown is "about as good"
         return _("Round {round}, {kind}: {yours} — master's choice too.", round=v.round,
                  kind=kind, yours=yours)  # fmt: skip
     if not v.mark:

@@ -356,7 +356,7 @@ def ships_text(
 
 # the face-down treasures a ship's player knows, by their code (the values are numbers: "+3")
 KNOWN_WORDS: Final = {"map": N_("map"), "sabre": N_("sabre"), "beth": N_("beth"),
-                      "hold6": N_("hold6")}  # fmt: skip
+                      "hold6": N_("6th hold")}  # fmt: skip
 
 
 def _ship_detail(ship: Mapping[str, Any], played: Sequence[str], _: Words) -> Text:

@@ -15,7 +15,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, replace
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 MAX_BODY = 16_384  # bytes of a request body: a table's settings are far smaller
 
@@ -34,16 +34,30 @@ class Limits:
     trusted_proxies: tuple[str, ...] = ()  # addresses (or networks) whose X-Forwarded-For counts
     allowed_origins: tuple[str, ...] = ()  # web origins besides the server's own, or "*"
     ladder_games: int = 10  # rated games a player needs to be listed on the ladder
+    hello_seconds: int = 30  # a WebSocket that says no hello for this long is closed
 
     def __post_init__(self) -> None:
         for name in ("connections_per_address", "message_burst", "tables_per_minute",
                      "max_tables", "max_body", "tables_per_address", "http_burst",
-                     "ladder_games"):  # fmt: skip
+                     "ladder_games", "hello_seconds"):  # fmt: skip
             if getattr(self, name) < 1:
                 raise ValueError(f"{name.replace('_', '-')} must be at least 1")
         for name in ("messages_per_second", "http_per_second"):
             if not getattr(self, name) > 0:  # NaN too
                 raise ValueError(f"{name.replace('_', '-')} must be a positive number")
+        for proxy in self.trusted_proxies:
+            try:
+                if proxy != "*":
+                    ipaddress.ip_network(proxy, strict=False)
+            except ValueError:
+                raise ValueError(f"trust-proxy: {proxy!r} is not an address, a network or "
+                                 "*") from None  # fmt: skip
+        for origin in self.allowed_origins:
+            scheme, sep, host = origin.partition("://")
+            if origin != "*" and not (sep and scheme in ("http", "https") and host
+                                      and "/" not in host.rstrip("/")):  # fmt: skip
+                raise ValueError(f"allow-origin: {origin!r} is not an origin like "
+                                 "https://example.org, nor *")  # fmt: skip
 
     @staticmethod
     def from_env(env: Mapping[str, str] | None = None, **overrides: object) -> Limits:
@@ -62,6 +76,33 @@ class Limits:
             if given is not None:
                 values[f.name] = given
         return replace(Limits(), **values)
+
+
+# The server's other settings read from the environment, checked when `jamaica serve` starts
+# (each is read where it is used, maybe much later: a bad value must stop the start, in one line,
+# not fail a game hours on). Name -> (whole number, the least value).
+SETTINGS: Final = {
+    "JAMAICA_BOT_THREADS": (True, 1), "JAMAICA_BOT_PROCESSES": (True, 1),
+    "JAMAICA_SEAT_GRACE": (False, 0), "JAMAICA_ARCHIVE_AFTER": (False, 0),
+    "JAMAICA_ARCHIVE_FINISHED_AFTER": (False, 0), "JAMAICA_SWEEP_EVERY": (True, 1),
+    "JAMAICA_ANALYSIS_WAITING": (True, 1), "JAMAICA_ANALYSIS_ITERATIONS": (True, 1),
+}  # fmt: skip
+
+
+def check_settings(env: Mapping[str, str] | None = None) -> None:
+    """ValueError naming the first setting of `SETTINGS` that is set to something unusable."""
+    env = os.environ if env is None else env
+    for var, (whole, least) in SETTINGS.items():
+        raw = env.get(var, "").strip()
+        if not raw:
+            continue
+        try:
+            value = int(raw) if whole else float(raw)
+        except ValueError:
+            value = None
+        if value is None or not value >= least:  # NaN too
+            kind = "a whole number" if whole else "a number of seconds"
+            raise ValueError(f"{var} must be {kind} of at least {least}, not {raw!r}")
 
 
 def _split(raw: str) -> list[str]:

@@ -86,9 +86,17 @@ class Back:
 Message = Hello | Act | Ping | Chat | Back
 
 
+def _size(raw: str | bytes) -> int:
+    """The message's size in bytes (UTF-8 as it came): a text of 4,000 emoji is 16 kB, not 4,000
+    (the length alone first — no encoding of a text already too long in characters)."""
+    if isinstance(raw, bytes) or len(raw) > MAX_MESSAGE or len(raw) * 4 <= MAX_MESSAGE:
+        return len(raw)
+    return len(raw.encode("utf-8", "surrogatepass"))
+
+
 def parse(raw: str | bytes) -> Message:
     """A client's message, or ProtocolError saying what is wrong with it."""
-    if len(raw) > MAX_MESSAGE:
+    if _size(raw) > MAX_MESSAGE:
         raise ProtocolError("too_big", "messages are at most {max} bytes", max=MAX_MESSAGE)
     try:
         d = json.loads(raw)

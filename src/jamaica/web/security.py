@@ -117,17 +117,20 @@ class HttpBudget:
             await self.app(scope, receive, send)
             return
         self.refused += 1
-        if scope["type"] == "websocket":
-            await send({"type": "websocket.close", "code": 1008})
-            return
         retry = str(max(1, math.ceil(wait)))
         body = json.dumps({"error": f"too many requests from your address: try again in "
                                     f"{retry} s"}).encode()  # fmt: skip
-        await send({"type": "http.response.start", "status": 429,
-                    "headers": [(b"content-type", b"application/json"),
-                                (b"content-length", str(len(body)).encode()),
-                                (b"retry-after", retry.encode())]})  # fmt: skip
-        await send({"type": "http.response.body", "body": body})
+        headers = [(b"content-type", b"application/json"),
+                   (b"content-length", str(len(body)).encode()),
+                   (b"retry-after", retry.encode())]  # fmt: skip
+        kind = "http"
+        if scope["type"] == "websocket":  # refused before it opens: the same 429, if the
+            if "websocket.http.response" not in scope.get("extensions", {}):  # server can say it
+                await send({"type": "websocket.close", "code": 1008})
+                return
+            kind = "websocket.http"
+        await send({"type": f"{kind}.response.start", "status": 429, "headers": headers})
+        await send({"type": f"{kind}.response.body", "body": body})
 
 
 class TooLarge(ValueError):

@@ -380,7 +380,14 @@ def create_app(
         flood = Flood(limits)
         try:
             while not outbox.closed:
-                frame = await ws.receive()
+                try:  # a connection that never says hello is closed: it holds a socket for naught
+                    wait = None if client is not None else limits.hello_seconds
+                    frame = await asyncio.wait_for(ws.receive(), wait)
+                except TimeoutError:
+                    await refuse(ws, outbox, CLOSE_POLICY, "no_hello",
+                                 "no hello within {seconds} s: this connection is closed", lang,
+                                 seconds=limits.hello_seconds)  # fmt: skip
+                    break
                 arrived = time.perf_counter()
                 if frame["type"] == "websocket.disconnect":
                     break

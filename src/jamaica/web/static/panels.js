@@ -4,7 +4,7 @@ import { el } from "/static/common.js";
 import { shipColour } from "/static/boardview.js";
 import { dieFace, icon } from "/static/icons.js";
 import { n, signed, t } from "/static/i18n.js";
-import { FACES, HOLD_WORDS, amount, andWords, powerWord, shortageWords } from "/static/words.js";
+import { FACES, HOLD_WORDS, POWER_WORDS, amount, andWords, powerWord, shortageWords } from "/static/words.js";
 
 // --- the dice ------------------------------------------------------------------------------------
 export class DicePanel {
@@ -191,7 +191,9 @@ export function drawShips(container, view, names, seat) {
     if (ship.lap < 0) extras.push(t("behind the start"));
     if (ship.powers.length) extras.push(ship.powers.map(powerWord).join(", "));
     if (ship.face_down) {
-      const known = ship.face_down_known.length ? ` (${ship.face_down_known.map(signed).join(", ")})` : "";
+      // the face-down treasures this reader knows: a value (+3, −2) or a power card ("6th Hold")
+      const word = (k) => (POWER_WORDS[k] ? powerWord(k) : signed(k));
+      const known = ship.face_down_known.length ? ` (${ship.face_down_known.map(word).join(", ")})` : "";
       extras.push(n("{n} treasure", "{n} treasures", ship.face_down) + known);
     }
     if (!ship.ghost) {
