@@ -198,3 +198,33 @@ def test_a_node_whose_database_is_gone_still_stops_on_sigterm(tmp_path: Path) ->
         assert "could not hand its tables over" in a.log()
     finally:
         pg.close()
+
+
+def test_every_node_lists_finished_games_after_a_restart(
+    cluster: tuple[str, Server, Server],
+) -> None:
+    """Operator's review: after a node restarted, 19 of 57 finished games were in no node's
+    lobby, and both players' /api/me said "tables": [] and 0 games on every node (finished
+    tables were listed from memory, and a node of a cluster rebuilt none at start). They are
+    read from the database now, whichever node finished them."""
+    from jamaica.web.players import key_hash
+    from jamaica.web.store import PlayerRecord
+
+    from .test_history import _finish
+
+    url, a, b = cluster
+    store = open_store(url)
+    try:
+        store.create_player(PlayerRecord("ann", "Ann", key_hash("a" * 43), time.time()))
+        for i in range(3):
+            _finish(store, f"done{i}", i, created=time.time() + i)
+    finally:
+        store.close()
+    a.stop()
+    a.start()  # a restart, as a deploy does
+    for node in (a, b):
+        me = node.get("/api/me", "a" * 43)
+        assert [t["id"] for t in me["tables"]] == ["done2", "done1", "done0"], node.url
+        assert me["stats"]["games"] == 3
+    listed = [t["id"] for t in a.get("/api/tables") if t["status"] == "finished"]
+    assert listed == ["done2", "done1", "done0"]  # the restarted node's lobby, from the database

@@ -16,14 +16,14 @@ from jamaica.web import history
 from jamaica.web.players import key_hash
 from jamaica.web.registry import FINISHED_LISTED, Tables
 from jamaica.web.results import outcome_of
-from jamaica.web.store import ActionRow, PlayerRecord, TableRecord
+from jamaica.web.store import ActionRow, PlayerRecord, SQLStore, TableRecord
 from jamaica.web.store_sqlite import SQLiteStore
 from jamaica.web.tables import LiveTable
 
 from .server import Server
 
 
-def _finish(store: SQLiteStore, table_id: str, seed: int, *, results: bool = True,
+def _finish(store: SQLStore, table_id: str, seed: int, *, results: bool = True,
             created: float | None = None) -> None:  # fmt: skip
     """A finished 2-player game between Ann (seat 0) and a bot, stored as a live table stores
     it (with its results, unless `results` is False: as before results were kept)."""
