@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import logging
 import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -389,6 +390,9 @@ def test_a_connection_that_never_says_hello_is_closed(
             assert "no hello within 1 s" in said["message"]
             with pytest.raises(ConnectionClosed):
                 recv(quiet, timeout=10)
+        assert server.get("/api/status")["refused"]["no_hello"] == 1  # the operator sees it
+        metrics = urllib.request.urlopen(server.url + "/metrics", timeout=5).read().decode()
+        assert 'jamaica_refused_total{why="no_hello"} 1.0' in metrics
         with server.ws(made["id"]) as talker:  # one that says hello is kept
             send(talker, op="hello")
             assert recv(talker)["op"] == "welcome"

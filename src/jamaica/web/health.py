@@ -18,7 +18,7 @@ import asyncio
 import time
 import weakref
 from collections.abc import Callable, Iterable
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from prometheus_client import (
     CollectorRegistry,
@@ -86,6 +86,16 @@ class _Analyses(Collector):
         yield total
 
 
+# Why the server refused something to protect itself (the labels of `jamaica_refused`, fixed: a
+# client can choose none): an address over its HTTP budget, its new tables a minute or its
+# unfinished tables, the server at its table cap, a body over 16 KB, an address at its connection
+# cap, a connection over its message rate (told, or closed for flooding), a message over 4 KB, a
+# connection that said no hello in time, a page of another origin.
+REFUSALS: Final = ("http_budget", "new_tables", "tables_per_address", "max_tables",
+                   "body_too_large", "connections", "rate_limited", "flooding", "too_big",
+                   "no_hello", "origin")  # fmt: skip
+
+
 class Monitor:
     """One app's figures (a registry of its own) and its health: the components it works
     without but degraded (`degrade`), and what keeps it from being ready (`hold`)."""
@@ -130,6 +140,14 @@ class Monitor:
         )  # fmt: skip
         for kind in TAKEOVER_KINDS:
             self.takeovers.labels(kind)
+        self.refused = Counter(
+            "jamaica_refused",
+            "Requests, connections and messages refused to protect the server, by why",
+            ["why"], registry=r,
+        )  # fmt: skip
+        self.refusals = dict.fromkeys(REFUSALS, 0)  # the same counts, for /api/status
+        for why in REFUSALS:
+            self.refused.labels(why)
         self.degraded_gauge = Gauge(
             "jamaica_degraded", "1 while a shared component is failing (the server goes on)",
             ["component"], registry=r,
@@ -266,6 +284,13 @@ def monitor_of(store: Store) -> Monitor:
             _spare = Monitor()
         m = _spare
     return m
+
+
+def count_refused(why: str) -> None:
+    """Something refused, for `/metrics` and `/api/status` (`why`: one of `REFUSALS`)."""
+    m = current()
+    m.refused.labels(why).inc()
+    m.refusals[why] += 1
 
 
 def count_takeover(kind: TakeoverKind = "gained", store: Store | None = None) -> None:

@@ -16,6 +16,7 @@ from ..bots import parse_spec
 from ..rules import CHANCE, EDITIONS, Config
 from . import history, rated, seating, standings
 from .chat import as_message
+from .health import count_refused
 from .language import http_error
 from .limits import Limits, PerMinute, client_address
 from .players import Player, Players
@@ -135,6 +136,7 @@ class Lobby:
             except Elsewhere as e:
                 return moved(request, e.to)
             except TooLarge as e:
+                count_refused("body_too_large")
                 return fail(request, e, 413)
             except ProtocolError as e:
                 return fail(request, e, ERRORS.get(e.code, 400))
@@ -152,12 +154,14 @@ class Lobby:
         address = client_address(request.client)
         wait = await self.too_soon("players", self.created, address)
         if wait is not None:
+            count_refused("new_tables")
             return fail(request, "too many new players and tables from one address: try again "
                         "in {wait} s", 429, wait=f"{wait:.0f}")  # fmt: skip
         try:
             d = await self.body(request)
             player, key = await self.players.create(d.get("name", ""))
         except TooLarge as e:
+            count_refused("body_too_large")
             return fail(request, e, 413)
         except StoreError as e:
             return fail(request, "the server could not store that: {why}", 503, why=e)

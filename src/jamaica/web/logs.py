@@ -9,8 +9,10 @@ Installed on the loggers the server and uvicorn write to (`install`), before uvi
 
 from __future__ import annotations
 
+import copy
 import logging
 import time
+from typing import Any
 
 BUDGET = 10  # lines of one kind a minute
 WINDOW = 60.0  # seconds
@@ -82,3 +84,25 @@ def install(budget: Budget | None = None) -> Budget:
             logger.removeFilter(old)
         logger.addFilter(budget)
     return budget
+
+
+FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"  # a line an operator can put in order
+
+
+def timestamped(uvicorn_config: dict[str, Any]) -> dict[str, Any]:
+    """The server's own loggers (`jamaica`, `asyncio`) to stderr with the time of each line, and
+    uvicorn's logging configuration (`uvicorn_config`: its default) with the time too. Before,
+    a line reached stderr through Python's last-resort handler, without a time: the lines of a
+    plain log file could not be put in order ("Redis is out of reach…", "node c keeps table…")."""
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter(FORMAT))
+    for name in ("jamaica", "asyncio"):
+        logger = logging.getLogger(name)
+        logger.handlers = [handler]
+        logger.setLevel(logging.WARNING)  # as before: warnings and errors, never a client's
+        logger.propagate = False
+    config = copy.deepcopy(uvicorn_config)
+    for formatter in config.get("formatters", {}).values():
+        if "fmt" in formatter:
+            formatter["fmt"] = "%(asctime)s " + formatter["fmt"]
+    return config

@@ -12,6 +12,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from .health import count_refused
 from .limits import address_key, forget
 
 # The pages load their scripts, styles and images from this server only (no inline script or
@@ -117,6 +118,7 @@ class HttpBudget:
             await self.app(scope, receive, send)
             return
         self.refused += 1
+        count_refused("http_budget")
         retry = str(max(1, math.ceil(wait)))
         body = json.dumps({"error": f"too many requests from your address: try again in "
                                     f"{retry} s"}).encode()  # fmt: skip

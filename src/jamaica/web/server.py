@@ -26,7 +26,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..rules import Config
 from . import analysis, language, logs, rated
-from .health import Monitor, install
+from .health import Monitor, count_refused, install
 from .language import http_error, lang_of
 from .layout import board_layout
 from .limits import Connections, Flood, Limits, PerMinute, client_address
@@ -189,6 +189,7 @@ def create_app(
         address = client_address(request.client)
         wait = await lobby.too_soon("tables", created, address)
         if wait is not None:
+            count_refused("new_tables")
             return http_error(
                 request, 429, "at most {most} new tables a minute from one address: try again "
                 "in {wait} s", headers={"Retry-After": str(max(1, round(wait)))},
@@ -196,11 +197,13 @@ def create_app(
             )  # fmt: skip
         mine = tables.unfinished_from(address)
         if mine >= limits.tables_per_address:
+            count_refused("tables_per_address")
             return http_error(
                 request, 429, "{mine} unfinished tables were created from your address, its "
                 "limit: finish or leave one first", headers={"Retry-After": "600"}, mine=mine,
             )  # fmt: skip
         if sum(not t.record.finished for t in tables.live.values()) >= limits.max_tables:
+            count_refused("max_tables")
             return http_error(
                 request, 503, "the server has {most} unfinished tables, its limit: try again "
                 "later", headers={"Retry-After": "60"}, most=limits.max_tables,
@@ -208,6 +211,7 @@ def create_app(
         try:
             body = await read_body(request, limits.max_body)
         except TooLarge as e:
+            count_refused("body_too_large")
             return http_error(request, 413, e, headers={"Connection": "close"})
         try:
             d = json.loads(body)
@@ -313,6 +317,7 @@ def create_app(
             "replays": {"waiting": replays.waiting, "computed": replays.computed,
                         "applied": replays.applied},
             "analyses": analyses.stats(),
+            "refused": dict(monitor.refusals),  # by why: `health.REFUSALS`
         })  # fmt: skip
 
     async def board(request: Request) -> Response:
@@ -320,6 +325,7 @@ def create_app(
 
     async def socket(ws: WebSocket) -> None:
         if not origin_allowed(ws.headers, limits.allowed_origins):
+            count_refused("origin")
             await ws.close(CLOSE_POLICY)  # before accepting: the handshake is refused (403)
             return
         address = client_address(ws.client)
@@ -332,6 +338,7 @@ def create_app(
         limit = limits.connections_per_address
         counted = None if shared is None else await shared.acquire(address, limit)
         if counted is False or (counted is None and not connections.acquire(address)):
+            count_refused("connections")
             await refuse(ws, outbox, CLOSE_POLICY, "too_many_connections",
                          "at most {most} connections from one address", lang,
                          most=limit)  # fmt: skip
@@ -384,6 +391,7 @@ def create_app(
                     wait = None if client is not None else limits.hello_seconds
                     frame = await asyncio.wait_for(ws.receive(), wait)
                 except TimeoutError:
+                    count_refused("no_hello")
                     await refuse(ws, outbox, CLOSE_POLICY, "no_hello",
                                  "no hello within {seconds} s: this connection is closed", lang,
                                  seconds=limits.hello_seconds)  # fmt: skip
@@ -393,10 +401,12 @@ def create_app(
                     break
                 allowed = flood.allow()
                 if allowed is None:
+                    count_refused("flooding")
                     await refuse(ws, outbox, CLOSE_POLICY, "flooding",
                                  "too many messages: this connection is closed", lang)  # fmt: skip
                     break
                 if not allowed:
+                    count_refused("rate_limited")
                     outbox.put(error("rate_limited", "too many messages: at most {most} messages "
                                      "a second", lang, most=f"{limits.messages_per_second:g}"))
                     continue
@@ -431,6 +441,8 @@ def create_app(
                     elif isinstance(msg, Ping):
                         outbox.put({"op": "pong", "v": 1})
                 except ProtocolError as e:
+                    if e.code == "too_big":
+                        count_refused("too_big")
                     outbox.put(refusal(e, lang))
                 except (WebSocketDisconnect, RuntimeError):
                     raise
@@ -587,7 +599,11 @@ def serve(
     # one, so that the process ends as a Python program does (its exit handlers release what the
     # worker pools held), with status 0, not killed by the signal.
     signal.signal(signal.SIGTERM, _stopped)
+    from uvicorn.config import LOGGING_CONFIG
+
+    log_config = logs.timestamped(LOGGING_CONFIG)
     uvicorn.run(create_app(store, limits, cluster, shared, quiet_gc=True), host=host, port=port,
                 ws_max_size=MAX_MESSAGE * 4, ws_per_message_deflate=False, log_level="warning",
+                log_config=log_config,
                 proxy_headers=bool(trusted),
                 forwarded_allow_ips=trusted or None)  # fmt: skip
