@@ -115,3 +115,21 @@ def test_the_pages_catalog_has_each_message_and_plural_forms() -> None:
     assert cat["messages"]["{n} win"] == ["{n} victoire", "{n} victoires"]
     assert js_catalog("en") == {"lang": "en", "messages": {}}
     assert js_catalog("xx")["lang"] == "en"
+
+
+def test_french_elides_de_before_a_vowel_where_a_value_is_filled_in() -> None:
+    """Helper's review: "Décisions de Ann, jugées par le maître". A template's "de" before a
+    value that starts with a vowel becomes "d’"; a value is never changed inside (a player's name
+    "Maria de Oliveira" stays as written), nor before "h", a consonant or a number."""
+    from jamaica.i18n import Words
+    from jamaica.rules.phrases import elide
+
+    fr = Words("fr")
+    said = fr("{name}'s decisions, judged by master", name="Ann")
+    assert said == "Décisions d’Ann, jugées par le maître"
+    assert fr("{name}'s decisions, judged by master", name="Bob").startswith("Décisions de Bob")
+    maria = fr("{name}'s decisions, judged by master", name="Maria de Oliveira")
+    assert maria.startswith("Décisions de Maria de Oliveira,")
+    assert elide("de {x} et de {y}", {"x": "Hélène", "y": "8"}) == "de {x} et de {y}"
+    assert elide("de {x}", {"x": "Émile"}) == "d’{x}"
+    assert elide("{x} de {y}", {"x": "Ann"}) == "{x} de {y}"  # only before a value that elides

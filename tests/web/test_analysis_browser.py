@@ -69,7 +69,7 @@ def test_a_player_s_analysis_on_the_replay(srv: Server, browser: Any, size: str,
     page.wait_for_selector("button.verdict", timeout=120_000)
     text = page.inner_text("#analysis")
     if lang == "fr":
-        assert "Décisions de Ann" in text and "imprécision" in text
+        assert "Décisions d’Ann" in text and "imprécision" in text
         for english in ("Analyse my decisions", "master's choice", "inaccurac", "blunders"):
             assert english not in text, english
     else:
@@ -191,4 +191,27 @@ def test_a_game_still_running_offers_no_analysis_yet(srv: Server, browser: Any) 
     page = open_replay(browser, f"{srv.url}/replay/running#seat=0&token={TOKEN}", "phone", "fr")
     page.wait_for_selector("#analysis-body:has-text('quand la partie sera finie')")
     assert page.locator("#analyse").count() == 0
+    page.context.close()
+
+
+def test_an_analysis_asked_for_is_shown_again_on_coming_back(srv: Server, browser: Any) -> None:
+    """Helper's review: a reload while master worked (or Back, or any later visit) showed a bare
+    "Analyse my decisions" button again, though the server had kept working or had the analysis
+    stored. The browser remembers the tables it asked about, and shows theirs at once; a table
+    it never asked about starts nothing by itself. The marks' thresholds are said."""
+    page = open_replay(browser, f"{srv.url}/replay/done#seat=0&token={TOKEN}", "laptop", "en")
+    assert page.evaluate("localStorage.getItem('jamaica.analysed')") is None
+    page.wait_for_timeout(500)
+    assert page.locator("#analysis-status").inner_text() == ""  # not asked: nothing started
+    page.click("#analyse")
+    page.reload()  # at once, while master may still be at work
+    page.wait_for_selector("button.verdict", timeout=120_000)  # no click: shown by itself
+    legend = page.inner_text(".analysis-legend")
+    assert legend == ("With 2 players, losing 5 points of win chance or more is an inaccuracy, "
+                      "10 a mistake, 20 a blunder.")  # fmt: skip
+    page.locator("button.verdict").first.click()
+    page.wait_for_selector("#verdict-detail table.options-table")
+    assert page.inner_text(".options-table th:nth-child(2)") == "Chance to win, by master"
+    page.goto(f"{srv.url}/replay/running#seat=0&token={TOKEN}")  # another table: nothing asked
+    page.wait_for_selector("#analysis-body:has-text('when the game is over')")
     page.context.close()

@@ -509,3 +509,23 @@ def test_paused_games_stay_among_the_current_ones_and_five_finished_games_show(
         page.context.close()
     finally:
         srv.stop()
+
+
+def test_the_lobby_does_not_say_no_game_is_played_while_mine_is(
+    tmp_path: Path, browser: Any
+) -> None:
+    """Helper's review: "Being played: No game is being played." while "My tables" listed two of
+    the reader's games in progress (their own are listed there, not here)."""
+    srv = Server(tmp_path / "j.db").start()
+    try:
+        anne = come_aboard(browser, srv, "Anne")
+        assert anne.inner_text("#playing-tables") == "No game is being played."
+        table = create(anne, ["me", "bot"])
+        started(anne)
+        anne.goto(srv.url + "/")
+        anne.locator(f"#my-tables .tcard[data-table='{table}']").wait_for(timeout=WAIT)
+        anne.wait_for_selector("#playing-tables:has-text('No other game is being played.')",
+                               timeout=WAIT)  # fmt: skip
+        anne.context.close()
+    finally:
+        srv.stop()

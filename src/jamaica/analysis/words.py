@@ -7,6 +7,7 @@ the player's own question at that step, which holds nothing hidden from them.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -16,7 +17,8 @@ from ..rules.actions import LOAD
 from ..rules.data import SLOTS
 from ..rules.hints import payment_label
 from ..rules.phrases import N_, Translations, amount, hold
-from .core import SYMBOLS, GameAnalysis, Verdict, payment_plans, payment_run, percent, points
+from .core import (SYMBOLS, GameAnalysis, Verdict, payment_plans, payment_run, percent, points,
+                   thresholds)  # fmt: skip
 
 # The kinds of question, as a reader names them (the catalog translates them).
 KIND_WORDS = {
@@ -184,7 +186,14 @@ def render(
         "player": a.player, "iterations": a.iterations, "counts": a.counts(),
         "worst": None if w is None else w.step, "verdicts": out,
         "summary": say_summary(a, worst_words, _), "lost_most": say_lost_most(a, worst_words, _),
+        "players": config.players, "thresholds": shown_thresholds(config.players),
     }  # fmt: skip
+
+
+def shown_thresholds(players: int) -> dict[str, int]:
+    """The fewest whole points of win chance, as shown, that each mark takes with `players`
+    players ("?!" from 3 points at four players): what the page's legend says."""
+    return {name: math.ceil(round(x * 100, 6)) for name, x in thresholds(players)}
 
 
 __all__ = [

@@ -24,7 +24,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from ..rules.phrases import contract
+from ..rules.phrases import contract, elide
 
 DOMAIN = "jamaica"
 LANGUAGES = ("en", "fr")  # English is the code's own text
@@ -97,13 +97,13 @@ class Words:
         """`message` translated, then its `{name}` places filled in (and French's "au", "du"
         made where a name with its article lands after "à", "de": `rules.phrases.contract`)."""
         text = self._t.gettext(message)
-        return contract(text.format(**values)) if values else text
+        return contract(elide(text, values).format(**values)) if values else text
 
     def n(self, one: str, many: str, count: int, **values: Any) -> str:
         """The plural form for `count` (French: 0 and 1 take the singular), with `{n}` set to
         the count written in this language."""
         text = self._t.ngettext(one, many, count)
-        return contract(text.format(n=self.number(count), **values))
+        return contract(elide(text, values).format(n=self.number(count), **values))
 
     def number(self, x: float) -> str:
         from babel.numbers import format_decimal

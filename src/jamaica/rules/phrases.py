@@ -56,6 +56,22 @@ _CONTRACTION: Final = re.compile(r" (à|de) (les?) (?=[A-ZÀ-Ý])")
 _JOINED: Final = {("à", "le"): "au", ("de", "le"): "du", ("à", "les"): "aux", ("de", "les"): "des"}
 
 
+# French elides "de" before a vowel: "les décisions d’Ann", not "de Ann". Only where a template's
+# "de" meets a value filled in after it (a name, a word), never inside a value: a player's own
+# name ("Maria de Oliveira") stays as written. Not before "h" (aspirated or not: it varies).
+_ELIDED: Final = re.compile(r"\bde \{(\w+)\}")
+_VOWELS: Final = "AEIOUYÀÂÆÉÈÊËÎÏÔŒÙÛÜaeiouyàâæéèêëîïôœùûü"
+
+
+def elide(template: str, values: dict[str, object]) -> str:
+    """`template` with each "de {name}" made "d’{name}" where the value starts with a vowel."""
+    def one(m: re.Match[str]) -> str:
+        value = str(values.get(m.group(1), ""))
+        return "d’{" + m.group(1) + "}" if value[:1] and value[0] in _VOWELS else m.group(0)
+
+    return _ELIDED.sub(one, template) if "de {" in template else template
+
+
 def contract(text: str) -> str:
     """`text` with French's contractions of "à"/"de" and a name's article made."""
     return _CONTRACTION.sub(lambda m: f" {_JOINED[m.group(1), m.group(2)]} ", text)

@@ -352,7 +352,9 @@ async def proven_seat(request: Request, table: LiveTable, players: Players) -> i
         raise ProtocolError("bad_request", "the token is a string")
     last = len(table.record.seats) - 1
     if seat is not None and not 0 <= seat <= last:
-        raise ProtocolError("bad_request", "seats are 0 to {last}", last=last)
+        raise ProtocolError("bad_request", "this link names a seat the table does not have "
+                            "({seats} seats, counted from 0): open the replay from your table's "
+                            "link", seats=last + 1)  # fmt: skip
     player = await players.by_key(request.headers.get(KEY_HEADER))
     refused: ProtocolError | None = None
     if seat is not None and token:

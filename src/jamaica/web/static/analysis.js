@@ -10,6 +10,26 @@ import { fetchIn, fmt, n, t } from "/static/i18n.js";
 import { loadPlayer } from "/static/player.js";
 
 const RANK = { "": 0, inaccuracy: 1, mistake: 2, blunder: 3 };
+// The tables whose analysis this browser asked for: coming back (a reload, Back, another day),
+// the page shows it again by itself — the stored one, or the progress of the one being worked
+// out — instead of a bare button. Only these: an analysis costs master tens of seconds, so none
+// is started for a reader who never asked.
+const ASKED = "jamaica.analysed";
+const ASKED_MOST = 50;
+
+function asked() {
+  try {
+    const list = JSON.parse(localStorage.getItem(ASKED) || "[]");
+    return Array.isArray(list) ? list.filter((x) => typeof x === "string") : [];
+  } catch {
+    return []; // storage refused or spoilt: as if nothing was asked
+  }
+}
+
+function remember(tableId) {
+  const list = [tableId, ...asked().filter((x) => x !== tableId)].slice(0, ASKED_MOST);
+  try { localStorage.setItem(ASKED, JSON.stringify(list)); } catch { /* storage refused */ }
+}
 const SYMBOL = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 
 /** The seat and token of the address's fragment (an old link's query moves there at once). */
@@ -90,7 +110,7 @@ export class Analysis {
       box.append(el("p", { class: "muted" }, t("Only a player who held a seat can see the analysis of their decisions: open this replay from your table's link.")));
       return;
     }
-    box.append(el("p", { class: "muted" }, t("Master, the strongest bot, values every answer you could have given at each of your decisions, from what you could see then. Only you can see your analysis.")));
+    box.append(el("p", { class: "muted" }, t("Master, the bot that searches deepest, values every answer you could have given at each of your decisions, from what you could see then. Only you can see your analysis.")));
     if (!this.over) {
       box.append(el("p", { class: "muted", id: "analysis-later" }, t("The analysis of your decisions opens when the game is over.")));
       return;
@@ -98,6 +118,10 @@ export class Analysis {
     const go = el("button", { type: "button", class: "primary", id: "analyse" }, t("Analyse my decisions"));
     go.addEventListener("click", () => this.ask());
     box.append(go, el("p", { class: "analysis-status", id: "analysis-status", role: "status" }));
+    if (!this.resumed && asked().includes(this.tableId)) { // asked before: shown again at once
+      this.resumed = true;
+      this.ask();
+    }
   }
 
   status(text, error = false) {
@@ -113,6 +137,7 @@ export class Analysis {
     if (go) go.disabled = true;
     const headers = { "content-type": "application/json" };
     if (this.player) headers["x-player-key"] = this.player.key;
+    remember(this.tableId);
     let r, d;
     try {
       r = await fetchIn(`/api/tables/${this.tableId}/analysis`, { method: "POST", headers, body: JSON.stringify(this.seat || {}) });
@@ -177,7 +202,12 @@ export class Analysis {
       c.append(el("b", { "aria-hidden": "true" }, SYMBOL[mark]), document.createTextNode(" " + n(one, many, a.counts[mark])));
       counts.append(c);
     }
-    box.append(counts, el("p", { class: "analysis-summary" }, a.lost_most || a.summary));
+    const [i, m, b] = ["inaccuracy", "mistake", "blunder"].map((k) => fmt((a.thresholds || {})[k] || 0));
+    box.append(counts, el("p", { class: "analysis-legend muted" }, n(
+      "With {n} player, losing {inaccuracy} points of win chance or more is an inaccuracy, {mistake} a mistake, {blunder} a blunder.",
+      "With {n} players, losing {inaccuracy} points of win chance or more is an inaccuracy, {mistake} a mistake, {blunder} a blunder.",
+      a.players || 2, { inaccuracy: i, mistake: m, blunder: b })));
+    box.append(el("p", { class: "analysis-summary" }, a.lost_most || a.summary));
     if (a.worst !== null) {
       const worst = el("button", { type: "button", class: "link-button" }, t("Go to where you lost most"));
       worst.addEventListener("click", () => this.choose(a.worst));
@@ -239,7 +269,7 @@ export class Analysis {
     detail.append(head);
     const table = el("table", { class: "options-table" });
     const top = el("tr");
-    top.append(el("th", { scope: "col" }, t("Answer")), el("th", { scope: "col" }, t("Master's value")));
+    top.append(el("th", { scope: "col" }, t("Answer")), el("th", { scope: "col" }, t("Chance to win, by master")));
     const thead = el("thead");
     thead.append(top);
     table.append(thead);

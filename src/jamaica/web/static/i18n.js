@@ -15,9 +15,18 @@ let messages = {};
 const JOINED = { àle: "au", dele: "du", àles: "aux", deles: "des" };
 const contract = (s) => s.replace(/ (à|de) (les?) (?=[A-ZÀ-Ý])/g, (m, p, a) => ` ${JOINED[p + a]} `);
 
+// French elides "de" before a vowel ("d’Ann", not "de Ann"): only where a template's "de" meets
+// a value filled in, never inside a value (a name "Maria de Oliveira" stays) — as
+// rules.phrases.elide.
+const VOWEL = /^[AEIOUYÀÂÆÉÈÊËÎÏÔŒÙÛÜaeiouyàâæéèêëîïôœùûü]/;
+
 function fill(text, values) {
   if (!values) return text;
-  const out = text.replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m));
+  const out = text.replace(/(\bde )?\{(\w+)\}/g, (m, de, k) => {
+    if (!(k in values)) return m;
+    const v = String(values[k]);
+    return de ? (VOWEL.test(v) ? "d’" : de) + v : v;
+  });
   return contract(out);
 }
 

@@ -248,12 +248,14 @@ function drawPublic() {
   const mine = new Set(me ? me.tables.map((t) => t.id) : []);
   const open = tables.filter((t) => t.status === "waiting" && t.open_seats > 0 && !mine.has(t.id) && t.available !== false);
   const playing = tables.filter((t) => (t.status === "playing" || (!t.status && !t.finished)) && !mine.has(t.id));
+  // the reader's own games are under "My tables": here, the others' (said so when they play)
+  const minePlaying = tables.some((t) => t.status === "playing" && mine.has(t.id));
   const done = tables.filter((t) => t.status === "finished" || (!t.status && t.finished))
     .slice(0, FINISHED_SHOWN);
   render($("open-tables"), open, () => open.length ? open.map(openCard)
     : [el("p", { class: "muted" }, tr("No open seats right now: create a table with open seats and wait here, or invite someone."))]);
   render($("playing-tables"), playing, () => playing.length ? playing.map(playingCard)
-    : [el("p", { class: "muted" }, tr("No game is being played."))]);
+    : [el("p", { class: "muted" }, minePlaying ? tr("No other game is being played.") : tr("No game is being played."))]);
   render($("finished-tables"), done, () => done.length ? done.map(finishedCard)
     : [el("p", { class: "muted" }, tr("No finished games yet."))]);
 }
