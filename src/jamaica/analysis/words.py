@@ -17,8 +17,16 @@ from ..rules.actions import LOAD
 from ..rules.data import SLOTS
 from ..rules.hints import payment_label
 from ..rules.phrases import N_, Translations, amount, hold
-from .core import (SYMBOLS, GameAnalysis, Verdict, payment_plans, payment_run, percent, points,
-                   thresholds)  # fmt: skip
+from .core import (
+    SYMBOLS,
+    GameAnalysis,
+    Verdict,
+    payment_plans,
+    payment_run,
+    percent,
+    points,
+    thresholds,  # fmt: skip
+)
 
 # The kinds of question, as a reader names them (the catalog translates them).
 KIND_WORDS = {
