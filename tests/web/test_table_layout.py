@@ -208,4 +208,15 @@ def test_a_ship_card_s_words_are_never_cut_on_a_touch_screen(
     else:
         titles = page.eval_on_selector_all(".shipcard .ship-where", "(s) => s.map((e) => e.title)")
         assert all(" to go" in title for title in titles), titles
+        # a review saw "Space 9 · 27 to go · 1 treas…" on a desktop, 200 px empty beside it: the
+        # summary takes two lines before it is cut (and the cards fill the row)
+        clamped = page.evaluate(
+            "() => [...document.querySelectorAll('.shipcard .ship-where')]"
+            ".filter((e) => e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1)"
+            ".map((e) => e.textContent)"
+        )
+        assert clamped == [], clamped
+        lines = page.evaluate("() => parseFloat(getComputedStyle(document.querySelector("
+                              "'.shipcard .ship-where')).webkitLineClamp)")  # fmt: skip
+        assert lines == 2
     page.context.close()
