@@ -155,3 +155,42 @@ def test_a_wrapped_log_line_keeps_every_word() -> None:
         out = wrapped(line, width, Console())
         assert " ".join(t.plain.strip() for t in out).split() == line.plain.split()
         assert all(t.cell_len <= width for t in out)
+
+
+async def test_what_befell_your_ship_stays_in_the_log_panel_until_you_answer() -> None:
+    """Helper's review at 80×24: the Ghost Ship took the player's 4 food while the bots played,
+    and at their next question the panel showed only "Round 3 begins…": the battle had scrolled
+    out. What befell the reader's ship since they last answered stays above the newest lines,
+    with a line saying some were left out, until they answer."""
+    from rich.text import Text
+    from textual.app import App, ComposeResult
+
+    class One(App[None]):
+        def compose(self) -> ComposeResult:
+            yield LogView(id="log")
+
+    app = One()
+    async with app.run_test(size=(40, 10)):
+        log = app.query_one(LogView)
+        entries = [Text(f"line {i}") for i in range(20)]
+        entries[3] = Text("The Ghost Ship takes 4 food from Me.")
+        log.set_entries(entries, kept=[3], more=Text("… (l: the whole log)"))
+        shown = [line.plain for line in log.view(40, 8)]
+        assert shown[0] == "The Ghost Ship takes 4 food from Me.", shown
+        assert shown[1] == "… (l: the whole log)" and shown[-1] == "line 19" and len(shown) == 8
+        log.set_entries(entries[:6], kept=[3])  # it fits anyway: the log as it is
+        assert [line.plain for line in log.view(40, 8)][-3:] == [entries[3].plain, "line 4",
+                                                                "line 5"]  # fmt: skip
+        log.set_entries(entries)  # answered since: no longer kept
+        assert all("Ghost" not in line.plain for line in log.view(40, 8))
+
+
+def test_the_lines_kept_are_what_befell_the_reader_s_ship() -> None:
+    from jamaica.tui.render import log_marks
+
+    events = [{"kind": "round", "args": [3]}, {"kind": "take", "args": [3, 0, 1, 4]},
+              {"kind": "take", "args": [2, 1, 1, 2]}, {"kind": "shortage", "args": [0, 3, 0, 4]},
+              {"kind": "move", "args": [0, 3, 5]}]  # fmt: skip
+    assert log_marks(events, 0) == [False, True, False, True, False]
+    assert log_marks(events, 1) == [False, False, True, False, False]
+    assert log_marks(events, None) == [False] * 5

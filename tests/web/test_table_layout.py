@@ -212,7 +212,8 @@ def test_a_ship_card_s_words_are_never_cut_on_a_touch_screen(
         # summary takes two lines before it is cut (and the cards fill the row)
         clamped = page.evaluate(
             "() => [...document.querySelectorAll('.shipcard .ship-where')]"
-            ".filter((e) => e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1)"
+            ".filter((e) => e.scrollHeight > e.clientHeight + 1"
+            " || e.scrollWidth > e.clientWidth + 1)"
             ".map((e) => e.textContent)"
         )
         assert clamped == [], clamped

@@ -256,6 +256,10 @@ class Table(Screen[None]):
         self.question: Question | None = None
         self.busy = False
         self.save_error = ""
+        # Per reader, the log's length when they last answered: what befell their ship since
+        # (`render.log_marks`) stays in the log panel until they answer again.
+        self.log_seen: dict[int | None, int] = {}
+        self.log_count = 0
 
     @property
     def actions(self) -> list[tuple[int, ...]]:
@@ -328,7 +332,13 @@ class Table(Screen[None]):
         battle = self.query_one("#battle", Drawn)
         battle.display = view["battle"] is not None
         battle.show(lambda w: render.battle_panel(view, names, _))
-        self.query_one("#log", LogView).set_entries(render.log_lines(events_, names, ghosts))
+        entries = render.log_lines(events_, names, ghosts)
+        marks = render.log_marks(events_, self.viewer)
+        seen = self.log_seen.get(self.viewer, 0)  # what the reader had when they last answered
+        kept = [i for i, mark in enumerate(marks) if mark and i >= seen]
+        self.log_count = len(entries)
+        more = Text(_("… (l: the whole log)"), style="dim")
+        self.query_one("#log", LogView).set_entries(entries, kept, more)
         self.show_question()
 
     def _status(self, width: int) -> Text:
@@ -476,6 +486,7 @@ class Table(Screen[None]):
             self.note(_("No option {k}: choose 1 to {n}.", k=index + 1, n=len(actions)))
             return
         self.save_error = ""
+        self.log_seen[self.viewer] = self.log_count  # the log seen: its news need not stay
         try:
             for a in actions[index]:
                 self.session.answer(a)

@@ -391,14 +391,15 @@ def card_text(name: str, _: Words = ENGLISH) -> str:
 
 def _listed(label: str, cards: Sequence[str], width: int, style: str = "bold",
             _: Words = ENGLISH) -> list[Text]:  # fmt: skip
-    """ "Hand Food / Forward · Forward / Forward", in lines of `width`, a card never split."""
+    """ "Hand Food / Forward · Forward / Forward", in lines of `width`, a card never split; the
+    "·" only between two cards of one line (at a line's end it read as an empty hold's dot)."""
     lines = [Text(f"{label} ", style=style)]
     for i, name in enumerate(cards):
-        title = card_text(name, _) + (" ·" if i < len(cards) - 1 else "")
-        if i and lines[-1].cell_len + 1 + cell_len(title) > width:
+        title = card_text(name, _)
+        if i and lines[-1].cell_len + 3 + cell_len(title) > width:
             lines.append(Text(" " * (cell_len(label) + 1)))
         elif i:
-            lines[-1].append(" ")
+            lines[-1].append(" · ", style)
         lines[-1].append(title, style)
     return lines
 
@@ -575,6 +576,35 @@ def ranking(view: Mapping[str, Any], names: Sequence[str], width: int = 80,
 _SEEN = {"draw": "draw_seen", "chose": "chose_seen", "face_down": "face_down_seen"}
 
 
+def _shown(events: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The events the log says: a public line followed by the same thing in private words (your
+    own draw, card, treasure) is said once, privately."""
+    out = []
+    for i, e in enumerate(events):
+        seen = _SEEN.get(e["kind"])
+        if seen and i + 1 < len(events):
+            nxt = events[i + 1]
+            if nxt["kind"] == seen and nxt["args"][:1] == e["args"][:1]:
+                continue
+        out.append(e)
+    return out
+
+
+# What a player must not miss of what befell their ship while others played: its battles and
+# what they cost or won, thefts, gifts of cursed treasure, goods thrown overboard, shortages.
+YOURS: Final = frozenset({"battle", "win", "tie", "take", "steal_power", "steal_blind",
+                          "steal_seen", "give", "give_seen", "overboard", "shortage",
+                          "fallback"})  # fmt: skip
+
+
+def log_marks(events: Sequence[Mapping[str, Any]], viewer: int | None) -> list[bool]:
+    """For each line of `log_lines(events, …)`: whether it is one of `YOURS` about `viewer`'s
+    ship (kept in view by the log panel until the player has seen it: `LogView`)."""
+    if viewer is None:
+        return [False] * len(_shown(events))
+    return [e["kind"] in YOURS and viewer in e["args"][:2] for e in _shown(events)]
+
+
 def log_lines(
     events: Sequence[Mapping[str, Any]], names: Sequence[str], ghosts: Iterable[int] = ()
 ) -> list[Text]:
@@ -582,12 +612,7 @@ def log_lines(
     the same thing in private words (your own draw, card, treasure) is shown once, privately."""
     ghosts = set(ghosts)
     out: list[Text] = []
-    for i, e in enumerate(events):
-        seen = _SEEN.get(e["kind"])
-        if seen and i + 1 < len(events):
-            nxt = events[i + 1]
-            if nxt["kind"] == seen and nxt["args"][:1] == e["args"][:1]:
-                continue
+    for e in _shown(events):
         if e["kind"] == "round":
             out.append(Text(f" {e['text']} ", style=STYLES["round"]))
         else:

@@ -66,31 +66,67 @@ class LogView(Widget):
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.entries: list[Text] = []
+        self.kept: list[int] = []  # entries the reader must see (their ship's battles…)
+        self.more = Text("…", style="dim")  # said where entries are left out
 
-    def set_entries(self, entries: Sequence[Text]) -> None:
+    def set_entries(self, entries: Sequence[Text], kept: Sequence[int] = (),
+                    more: Text | None = None) -> None:  # fmt: skip
+        """The log's entries; `kept`: the indexes of those the reader has not seen yet and must
+        (what befell their ship while others played), kept in view above the newest even when
+        more came after them than the panel holds; `more`: the line that says some were left
+        out between."""
         self.entries = list(entries)
+        self.kept = sorted(k for k in kept if 0 <= k < len(self.entries))
+        if more is not None:
+            self.more = more
         self.refresh()
+
+    def view(self, width: int, height: int) -> list[Text]:
+        """What the panel shows: the newest entries that fit (`tail`); if a kept entry is older
+        than all of them, the kept entries first (the newest of them that fit in half the panel),
+        then `more`, then the newest entries that fit in the rest. A review saw a battle that
+        took the player's 4 food scroll out of the panel before their next question."""
+        newest, first = self._tail(width, height)
+        missed = [k for k in self.kept if k < first]
+        if not missed or height < 3:
+            return newest
+        top: list[Text] = []
+        for k in reversed(missed):  # the newest kept ones first, in at most half the panel
+            lines = wrapped(self.entries[k], width, self.app.console)
+            if len(top) + len(lines) > height // 2:
+                break
+            top[:0] = lines
+        if not top:
+            return newest
+        rest, _ = self._tail(width, height - len(top) - 1, after=missed[-1])
+        return [*top, self.more, *rest]
 
     def tail(self, width: int, height: int) -> list[Text]:
         """The newest whole entries that fit `height` lines, the newest at the bottom (blank
         lines above when the next older entry does not fit whole: a review saw the panel start
         with "space 5." or "hold 4.", the tail of a sentence cut). Only the newest entry, taller
         than the panel, is cut: its end shows."""
+        return self._tail(width, height)[0]
+
+    def _tail(self, width: int, height: int, after: int = -1) -> tuple[list[Text], int]:
+        """`tail` of the entries after index `after`, and the index of the oldest it shows."""
         if height <= 0:
-            return []
+            return [], len(self.entries)
         out: list[Text] = []
-        for entry in reversed(self.entries):
-            lines = wrapped(entry, width, self.app.console)
+        first = len(self.entries)
+        for i in range(len(self.entries) - 1, after, -1):
+            lines = wrapped(self.entries[i], width, self.app.console)
             if len(out) + len(lines) > height:
                 if not out:
-                    return lines[-height:]
-                return [Text() for _ in range(height - len(out))] + out
+                    return lines[-height:], i
+                return [Text() for _ in range(height - len(out))] + out, first
             out[:0] = lines
-        return out
+            first = i
+        return out, first
 
     def render(self) -> Text:
         size = self.content_size
-        return Text("\n").join(self.tail(size.width, size.height))
+        return Text("\n").join(self.view(size.width, size.height))
 
 
 KEY_NAMES = {"escape": N_("Esc"), "ctrl+q": "Ctrl+Q"}

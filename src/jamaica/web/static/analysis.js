@@ -203,7 +203,7 @@ export class Analysis {
       counts.append(c);
     }
     const [i, m, b] = ["inaccuracy", "mistake", "blunder"].map((k) => fmt((a.thresholds || {})[k] || 0));
-    box.append(counts, el("p", { class: "analysis-legend muted" }, n(
+    box.append(counts, el("p", { class: "analysis-legend" }, n(
       "With {n} player, losing {inaccuracy} points of win chance or more is an inaccuracy, {mistake} a mistake, {blunder} a blunder.",
       "With {n} players, losing {inaccuracy} points of win chance or more is an inaccuracy, {mistake} a mistake, {blunder} a blunder.",
       a.players || 2, { inaccuracy: i, mistake: m, blunder: b })));
