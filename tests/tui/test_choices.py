@@ -162,3 +162,24 @@ def test_the_payment_question_says_what_is_left_of_what() -> None:
     assert [c.label.plain for c in q.choices] == [
         "take 1 from hold 1 (of 1), 1 from hold 2 (of 2)  → left: · 1f 3$ · ·"
     ]
+
+
+def test_a_card_that_loads_into_full_holds_says_it_empties_one() -> None:
+    """Helper's review: with holds 3$ 5$ 2$ 5$ 5$ the card read "☀ load 1 food", and only a later
+    question said a hold of doubloons goes overboard (§5: with no empty hold, one holding another
+    type is emptied)."""
+    from jamaica.rules.data import CARD_NAMES
+
+    session = _at_card_choice()
+    s = session.state
+    s.pos[0], s.lap[0] = 0, 0
+    s.morning, s.evening = 1, 6
+    for h, n in enumerate((3, 5, 2, 5, 5)):
+        s.hold_types[h], s.hold_counts[h] = GOLD, n
+    food_fwd = CARD_NAMES.index("food-fwd")
+    s.hand[0] = 1 << food_fwd
+    s.legal = [Action.parse("play food-fwd")]
+    label = question(s, 0, NAMES).choices[0].label.plain
+    assert "☀ load 1 food, emptying a hold" in label, label
+    s.hold_counts[4], s.hold_types[4] = 0, 0  # an empty hold: nothing is thrown out
+    assert "emptying" not in question(s, 0, NAMES).choices[0].label.plain

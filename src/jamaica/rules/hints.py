@@ -211,6 +211,13 @@ def _ignored(place: _Place, resource: int) -> bool | None:
     return None if types is None else types.count(resource) == len(types)
 
 
+def _makes_room(place: _Place) -> bool | None:
+    """Whether a load (not ignored) must first empty a hold (§5: no empty hold), if the holds
+    are known. A review saw "load 1 food" beside full holds of doubloons: nothing said that
+    playing the card throws a hold's doubloons out."""
+    return None if place.types is None else 0 not in place.counts
+
+
 def _morning(
     s: State, ship: int, icons: tuple[int, int], die: int, place: _Place, t: Translations
 ) -> tuple[dict[str, Any], list[_Outcome]]:
@@ -229,7 +236,7 @@ def _morning(
                                _after(place, hint, crossed, forward))
                       for hint, crossed in moves]  # fmt: skip
     ignored = _ignored(place, icon)
-    step = _load_step("morning", icon, die, ignored, t)
+    step = _load_step("morning", icon, die, ignored, t, room=_makes_room(place))
     if ignored:
         return step, [_Outcome((), "", place)]
     if then in (FORWARD, BACKWARD):
@@ -252,11 +259,14 @@ def _move_step(
 
 
 def _load_step(time: str, icon: int, die: int, ignored: bool | None, t: Translations,
-               finished: bool = False) -> dict[str, Any]:  # fmt: skip
+               finished: bool = False, room: bool | None = None) -> dict[str, Any]:  # fmt: skip
     """A load's step; `ignored`: every hold holds that type (§5), None if not known yet;
-    `finished`: the ship has finished, the action is ignored (§9)."""
+    `finished`: the ship has finished, the action is ignored (§9); `room`: a hold must be
+    emptied first (`_makes_room`), None if not known."""
     name = RESOURCE_NAMES[icon]
-    if not ignored:
+    if not ignored and room:
+        said = N_("Load {amount}, emptying a hold")
+    elif not ignored:
         said = N_("Load {amount}")
     elif finished:
         said = N_("Load {amount} (ignored: finished)")
@@ -264,7 +274,8 @@ def _load_step(time: str, icon: int, die: int, ignored: bool | None, t: Translat
         said = FULL[icon]
     words = t.gettext(said).format(amount=amount(die, icon, t))
     return {"time": time, "what": "load", "words": words, "die": die, "resource": name,
-            "amount": die, "ignored": ignored, "finished": finished}  # fmt: skip
+            "amount": die, "ignored": ignored, "finished": finished,
+            "empties": bool(room) and not ignored}  # fmt: skip
 
 
 def _evening(
@@ -276,7 +287,9 @@ def _evening(
         known = {_ignored(o.place, icon) if o.then_ignored is None else o.then_ignored
                  for o in morning}  # fmt: skip
         done = all(o.place.lap >= 1 for o in morning)
-        return _load_step("evening", icon, die, known.pop() if len(known) == 1 else None, t, done)
+        room = {_makes_room(o.place) for o in morning}  # said only if every way agrees
+        return _load_step("evening", icon, die, known.pop() if len(known) == 1 else None, t, done,
+                          room=room.pop() if len(room) == 1 else None)  # fmt: skip
     forward = icon == FORWARD
     step = _move_step("evening", forward, die, all(o.place.lap >= 1 for o in morning), t)
     step["after_shortage"] = any(o.place.space < 0 for o in morning)
