@@ -229,7 +229,7 @@ async def test_a_note_is_placed_among_the_events_where_it_happened(tmp_path: Pat
     await _until(lambda: any("Time ran out" in text["en"] for _, text, _ in table.notes), 10)
     audience, texts, at = next(n for n in table.notes if "Time ran out" in n[1]["en"])
     text = texts["en"]
-    assert texts["fr"].startswith("Le temps de A est écoulé")  # each reader's language
+    assert texts["fr"].startswith("Le temps d’A est écoulé")  # each reader's language
     assert at == before  # placed before the events of the answer the bot gave for A
     await _until(lambda: any(text in m.get("notes", ()) for m in wire.sent), 10)
     update = next(m for m in wire.sent if text in m.get("notes", ()))
