@@ -124,6 +124,8 @@ class Tables:
 
     async def _unarchive(self, table_id: str) -> LiveTable | None:
         def load() -> LiveTable | None:
+            if self.locator is not None and table_id not in self.archived:
+                return None  # several nodes: a table is taken through `find` (claimed), never here
             record = self.store.table(table_id)
             if record is None or not (record.finished or table_id in self.archived):
                 return None  # unfinished and not archived here: not this server's to rebuild
