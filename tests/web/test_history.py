@@ -138,3 +138,18 @@ def test_api_me_lists_finished_tables_from_the_database(tmp_path: Path) -> None:
         assert server.get("/api/status")["tables"]["archived"] == 3
     finally:
         server.stop()
+
+
+async def test_a_finished_table_that_cannot_be_rebuilt_is_set_aside_once(
+    store: SQLiteStore,
+) -> None:
+    """A visit to a finished game whose stored decisions are spoilt: no table, one log line, and
+    the table is listed as unavailable, not rebuilt again at every visit."""
+    _finish(store, "bad", 3)
+    with store.write() as db:
+        db.run("UPDATE actions SET action = 9999 WHERE table_id = 'bad' AND seq = 5")
+    tables = Tables(store)
+    assert await tables.get("bad") is None and "bad" in tables.broken
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(store, "table", _never)
+        assert await tables.get("bad") is None  # set aside: the store is not asked again

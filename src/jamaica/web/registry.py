@@ -135,8 +135,9 @@ class Tables:
             table = await asyncio.to_thread(load)
         except StoreError:
             raise
-        except Exception as e:  # a stored game that cannot be rebuilt: as if there were none
-            log.error("table %s cannot be rebuilt: %s", table_id, one_line(e))
+        except Exception as e:  # a stored game that cannot be rebuilt: set aside, said once
+            self.broken[table_id] = one_line(e)
+            log.error("table %s cannot be rebuilt and is set aside: %s", table_id, one_line(e))
             return None
         if table is not None and table_id not in self.live:
             if table.record.finished:
