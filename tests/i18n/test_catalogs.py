@@ -133,3 +133,23 @@ def test_french_elides_de_before_a_vowel_where_a_value_is_filled_in() -> None:
     assert elide("de {x} et de {y}", {"x": "Hélène", "y": "8"}) == "de {x} et de {y}"
     assert elide("de {x}", {"x": "Émile"}) == "d’{x}"
     assert elide("{x} de {y}", {"x": "Ann"}) == "{x} de {y}"  # only before a value that elides
+
+
+def test_the_french_log_elides_de_before_a_name_that_starts_with_a_vowel() -> None:
+    """A review: "Le trésor face cachée de Anne Bonny". No event of whole games, in French, says
+    "de" before a name starting with a vowel; and the names are never changed."""
+    import random
+
+    from jamaica import CHANCE, Config, new_game
+    from jamaica.i18n import Words
+    from jamaica.tui.lang import seen_events
+
+    names = ["Anne", "Eve", "Ida", "Ghost"]
+    texts = []
+    for seed in range(12):
+        s, rng = new_game(Config(3, ghost_ship=True)), random.Random(seed)
+        while not s.is_terminal():
+            s.apply(s.sample_chance(rng) if s.current_player() == CHANCE else rng.choice(s.legal))
+        texts += [e["text"] for k in range(3) for e in seen_events(s, k, names, Words("fr"))]
+    assert not [x for x in texts if any(f"de {n}" in x for n in names[:3])]
+    assert any("d’Anne" in x or "d’Eve" in x or "d’Ida" in x for x in texts)

@@ -183,3 +183,11 @@ def test_a_card_that_loads_into_full_holds_says_it_empties_one() -> None:
     assert "☀ load 1 food, emptying a hold" in label, label
     s.hold_counts[4], s.hold_types[4] = 0, 0  # an empty hold: nothing is thrown out
     assert "emptying" not in question(s, 0, NAMES).choices[0].label.plain
+    # two loads (a second review: the evening's never said it): the morning's takes the one
+    # empty hold, so the evening's must empty one; with two empty holds, neither empties one
+    s.hand[0] = 1 << CARD_NAMES.index("food-gun")
+    s.legal = [Action.parse("play food-gun")]
+    label = question(s, 0, NAMES).choices[0].label.plain
+    assert "☀ load 1 food " in label + " " and "☾ load 6 gunpowder, emptying a hold" in label
+    s.hold_counts[3], s.hold_types[3] = 0, 0
+    assert "emptying" not in question(s, 0, NAMES).choices[0].label.plain

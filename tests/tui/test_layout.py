@@ -183,6 +183,15 @@ async def test_what_befell_your_ship_stays_in_the_log_panel_until_you_answer() -
                                                                 "line 5"]  # fmt: skip
         log.set_entries(entries)  # answered since: no longer kept
         assert all("Ghost" not in line.plain for line in log.view(40, 8))
+        # a second review: a shortage kept without what caused it, and below the marker the
+        # end of a sentence ("pour la case 5."): every kept entry that fits, and the newest
+        # entry whole below
+        entries[4] = Text("Shortage! Me owes 3 food but has only 0, and pays it all.")
+        entries[-1] = Text("Mary Read must pay 3 doubloons for space 5, a long line here.")
+        log.set_entries(entries, kept=[3, 4])
+        shown = [line.plain for line in log.view(40, 8)]
+        assert shown[0].startswith("The Ghost Ship") and shown[1].startswith("Shortage!"), shown
+        assert shown[-2].startswith("Mary Read must pay"), shown  # the newest, whole
 
 
 def test_the_lines_kept_are_what_befell_the_reader_s_ship() -> None:
@@ -194,3 +203,22 @@ def test_the_lines_kept_are_what_befell_the_reader_s_ship() -> None:
     assert log_marks(events, 0) == [False, True, False, True, False]
     assert log_marks(events, 1) == [False, False, True, False, False]
     assert log_marks(events, None) == [False] * 5
+    # a second review: ship 3's view kept ship 2's shortage (its second argument, the resource,
+    # is 3), and ship 2's view kept the spoils ship 2 took itself
+    assert log_marks(events, 3) == [False] * 5
+    assert log_marks(events, 2) == [False] * 5
+
+
+def test_a_line_never_breaks_at_a_no_break_space() -> None:
+    """A review at 80×24 in French: "quel navire Anne Bonny attaque-t-il" / "?  (1–2, …)" — the
+    narrow no-break space before "?" was taken for a space where a line may break."""
+    from rich.console import Console
+    from rich.text import Text
+
+    line = Text("quel navire attaque-t-il\u202f?  (1–2)", style="bold")
+    line.stylize("red", 0, 4)
+    for width in range(20, 36):
+        out = wrapped(line, width, Console())
+        assert not any(t.plain.lstrip().startswith("?") for t in out), (width, out)
+        assert "".join(t.plain for t in out).replace(" ", "") == line.plain.replace(" ", "")
+        assert out[0].spans[0].style == "red"  # the styles stay where they were

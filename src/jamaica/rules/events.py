@@ -203,12 +203,14 @@ def _describe(
     event: Sequence[int], players: int, names: Sequence[str] | None, t: Translations
 ) -> str:
     code, a = event[1], event[2:]
-    g = t.gettext
+
+    def g(message: str) -> words.Elided:  # the template: elides "de" before a vowel, filled
+        return words.Elided(t.gettext(message))
 
     def n(i: int) -> str:
         if names is not None:
             return names[a[i]]
-        return g(words.GHOST) if a[i] >= players else PIRATES[a[i]]
+        return t.gettext(words.GHOST) if a[i] >= players else PIRATES[a[i]]
 
     def card(i: int) -> str:
         return words.card(CARD_NAMES[a[i]], t)
@@ -258,7 +260,8 @@ def _describe(
             ship=n(0), amount=words.amount(a[3], a[1], t), has=a[2])
     if code == E_SHORTAGE_DIE:
         return g(N_("{ship} rolls the shortage die: {face} ({symbol}).")).format(
-            ship=n(0), face=g(words.COMBAT_FACES[a[1]]), symbol=g(words.SHORTAGES[a[2]]))
+            ship=n(0), face=t.gettext(words.COMBAT_FACES[a[1]]),
+            symbol=t.gettext(words.SHORTAGES[a[2]]))
     if code == E_FALLBACK:
         return g(N_("{ship} falls back from space {start} to {to}.")).format(
             ship=n(0), start=a[1], to=words.space(a[2], t))
@@ -273,12 +276,12 @@ def _describe(
             ship=n(0), amount=words.amount(a[2], a[1], t))
     if code == E_POWER:
         return g(N_("{ship} finds {treasure}!")).format(ship=n(0),
-                                                        treasure=g(words.TREASURES[a[1]]))
+                                                        treasure=t.gettext(words.TREASURES[a[1]]))
     if code == E_FACE_DOWN:
         return g(N_("{ship} finds a face-down treasure card.")).format(ship=n(0))
     if code == E_FACE_DOWN_SEEN:
         return g(N_("{ship}'s face-down treasure is {treasure}.")).format(
-            ship=n(0), treasure=g(words.TREASURES[a[1]]))
+            ship=n(0), treasure=t.gettext(words.TREASURES[a[1]]))
     if code == E_NO_TREASURE:
         return g(N_("{ship} finds the lair already looted.")).format(ship=n(0))
     if code == E_BATTLE:
@@ -291,9 +294,9 @@ def _describe(
             return g(N_("{ship} rolls the star!")).format(ship=n(0))
         if a[0] >= players:  # §10: the Ghost Ship holds Lady Beth and has no gunpowder
             return g(N_("{ship} rolls {face}: firepower {power} (Lady Beth: +2).")).format(
-                ship=n(0), face=g(words.COMBAT_FACES[a[1]]), power=a[2])
+                ship=n(0), face=t.gettext(words.COMBAT_FACES[a[1]]), power=a[2])
         return g(N_("{ship} rolls {face}: firepower {power}.")).format(
-            ship=n(0), face=g(words.COMBAT_FACES[a[1]]), power=a[2])
+            ship=n(0), face=t.gettext(words.COMBAT_FACES[a[1]]), power=a[2])
     if code == E_SABRE:
         return g(N_("{ship} uses Saran's Sabre: {other} must roll again.")).format(
             ship=n(0), other=n(1))
@@ -307,25 +310,25 @@ def _describe(
             ship=n(0), amount=words.amount(a[3], a[2], t), other=n(1))
     if code == E_STEAL_POWER:
         return g(N_("{ship} steals {treasure} from {other}.")).format(
-            ship=n(0), treasure=g(words.TREASURES[a[2]]), other=n(1))
+            ship=n(0), treasure=t.gettext(words.TREASURES[a[2]]), other=n(1))
     if code == E_STEAL_BLIND:
         return g(N_("{ship} steals a face-down treasure card from {other}.")).format(
             ship=n(0), other=n(1))
     if code == E_STEAL_SEEN:
         return g(N_("the card {ship} stole from {other} is {treasure}.")).format(
-            ship=n(0), other=n(1), treasure=g(words.TREASURES[a[2]]))
+            ship=n(0), other=n(1), treasure=t.gettext(words.TREASURES[a[2]]))
     if code == E_GIVE:
         return g(N_("{ship} gives {other} a cursed treasure.")).format(ship=n(0), other=n(1))
     if code == E_GIVE_SEEN:
         return g(N_("the cursed treasure {ship} gave {other} is {treasure}.")).format(
-            ship=n(0), other=n(1), treasure=g(words.TREASURES[a[2]]))
+            ship=n(0), other=n(1), treasure=t.gettext(words.TREASURES[a[2]]))
     if code == E_OVERBOARD:
         return g(N_("the Ghost Ship throws {what} overboard.")).format(
             what=_overboard(a[0], a[1], t))
     if code == E_NOTHING:
         return g(N_("{ship} takes nothing.")).format(ship=n(0))
     if code == E_GHOST_DIRECTION:
-        why = g((N_("it is alone in the lead"), N_("it is alone in last place"),
+        why = t.gettext((N_("it is alone in the lead"), N_("it is alone in last place"),
                  N_("the Captain chooses"))[a[1]])  # fmt: skip
         if a[0]:
             return g(N_("the Ghost Ship moves forward ({why}).")).format(why=why)
@@ -336,7 +339,7 @@ def _describe(
         return g(N_("{ship} holds {count} cards and draws none.")).format(ship=n(0), count=a[1])
     if code == E_GAME_END:
         if a[0] == 0:
-            return g(N_("the game ends: a ship finished the race."))
+            return t.gettext(N_("the game ends: a ship finished the race."))
         return g(N_("the game ends: the {limit}-round limit was reached.")).format(limit=a[0])
     return EVENT_NAMES[code]
 

@@ -87,6 +87,7 @@ class _Outcome(NamedTuple):
     words: str
     place: _Place
     then_ignored: bool | None = None  # a load settled whether the evening's load is ignored
+    then_room: bool | None = None  # a load settled whether the evening's must empty a hold
 
 
 def _arrive(
@@ -247,7 +248,11 @@ def _morning(
     types = place.types
     assert types is not None
     full = then == icon and len(types) - types.count(icon) == 1
-    return step, [_Outcome((), "", place._replace(types=None), then_ignored=full)]
+    # this load takes an empty hold if there is one (else empties one): the evening's load has
+    # an empty hold left only if there were two
+    room = place.counts.count(0) <= 1
+    return step, [_Outcome((), "", place._replace(types=None), then_ignored=full,
+                           then_room=room)]
 
 
 def _move_step(
@@ -287,7 +292,8 @@ def _evening(
         known = {_ignored(o.place, icon) if o.then_ignored is None else o.then_ignored
                  for o in morning}  # fmt: skip
         done = all(o.place.lap >= 1 for o in morning)
-        room = {_makes_room(o.place) for o in morning}  # said only if every way agrees
+        room = {_makes_room(o.place) if o.then_room is None else o.then_room
+                for o in morning}  # said only if every way agrees
         return _load_step("evening", icon, die, known.pop() if len(known) == 1 else None, t, done,
                           room=room.pop() if len(room) == 1 else None)  # fmt: skip
     forward = icon == FORWARD

@@ -72,6 +72,23 @@ def elide(template: str, values: dict[str, object]) -> str:
     return _ELIDED.sub(one, template) if "de {" in template else template
 
 
+class Elided:
+    """A translated template whose `format` elides "de" before a value that starts with a vowel
+    (`elide`): "Le trésor face cachée d’Anne Bonny", not "de Anne Bonny". (Not a `str`: the
+    compiled core, mypyc, cannot subclass one.)"""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def format(self, *args: object, **values: object) -> str:
+        return elide(self.text, values).format(*args, **values)
+
+    def __str__(self) -> str:  # filled into another template, it is its text
+        return self.text
+
+
 def contract(text: str) -> str:
     """`text` with French's contractions of "à"/"de" and a name's article made."""
     return _CONTRACTION.sub(lambda m: f" {_JOINED[m.group(1), m.group(2)]} ", text)

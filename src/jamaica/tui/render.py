@@ -461,7 +461,7 @@ def battle_panel(view: Mapping[str, Any], names: Sequence[str], _: Words = ENGLI
         line = marker(ship, tag_of[ship], ghost)
         line.append(" ")
         line.append_text(name_text(ship, names[ship], ghost))
-        line.append(f" {role}: ", "dim")
+        line.append(f" {role}" + _(": "), "dim")  # French: a narrow no-break space first
         beth = 2 if "beth" in view["ships"][ship]["powers"] else 0
         if die < 0:
             line.append(_("{n} powder", n=powder) + (" +2 Beth" if beth else ""))
@@ -590,19 +590,24 @@ def _shown(events: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     return out
 
 
-# What a player must not miss of what befell their ship while others played: its battles and
-# what they cost or won, thefts, gifts of cursed treasure, goods thrown overboard, shortages.
-YOURS: Final = frozenset({"battle", "win", "tie", "take", "steal_power", "steal_blind",
-                          "steal_seen", "give", "give_seen", "overboard", "shortage",
-                          "fallback"})  # fmt: skip
+# What a player must not miss of what befell their ship while others played, by the event's
+# argument that names the ship it befell: attacked, beaten, robbed (goods, a power, a card),
+# given a cursed treasure, short of food or doubloons and falling back. Not what the ship did
+# itself (the spoils it took: its own answer), nor another ship's news.
+YOURS: Final = {"battle": 1, "win": 1, "tie": 1, "take": 1, "steal_power": 1, "steal_blind": 1,
+                "steal_seen": 1, "give": 1, "give_seen": 1, "shortage": 0,
+                "fallback": 0}  # fmt: skip
 
 
 def log_marks(events: Sequence[Mapping[str, Any]], viewer: int | None) -> list[bool]:
-    """For each line of `log_lines(events, …)`: whether it is one of `YOURS` about `viewer`'s
-    ship (kept in view by the log panel until the player has seen it: `LogView`)."""
-    if viewer is None:
-        return [False] * len(_shown(events))
-    return [e["kind"] in YOURS and viewer in e["args"][:2] for e in _shown(events)]
+    """For each line of `log_lines(events, …)`: whether it tells what befell `viewer`'s ship
+    (`YOURS`; kept in view by the log panel until the player has seen it: `LogView`)."""
+    out = []
+    for e in _shown(events):
+        at = YOURS.get(e["kind"])
+        out.append(viewer is not None and at is not None and len(e["args"]) > at
+                   and e["args"][at] == viewer)  # fmt: skip
+    return out
 
 
 def log_lines(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Final
 
 from rich.console import Console
 from rich.text import Text
@@ -16,12 +17,25 @@ from ..rules.phrases import N_
 Draw = Callable[[int], Text]
 
 
+# No-break spaces (French puts a narrow one before : ; ! ?) that rich's wrapping takes for any
+# space: "pénurie" / "!" on two lines. Held as one-cell private-use characters while wrapping.
+_NO_BREAK: Final[dict[str, str | int | None]] = {"\u202f": "\ue000", "\u00a0": "\ue001"}
+
+
 def wrapped(text: Text, width: int, console: Console) -> list[Text]:
     """`text` in lines of at most `width` cells, broken between words (or inside a word longer
-    than the line)."""
+    than the line), never at a no-break space."""
     if width <= 0:
         return []
-    return list(text.wrap(console, width, overflow="fold"))
+    if not any(ch in text.plain for ch in _NO_BREAK):
+        return list(text.wrap(console, width, overflow="fold"))
+    held = text.copy()
+    held.plain = held.plain.translate(str.maketrans(_NO_BREAK))  # as long: the styles stay
+    back = str.maketrans({"\ue000": "\u202f", "\ue001": "\u00a0"})
+    lines = list(held.wrap(console, width, overflow="fold"))
+    for line in lines:
+        line.plain = line.plain.translate(back)
+    return lines
 
 
 # Textual's toasts sit in a rack that scrolls, with a scrollbar's column kept free on the right:
@@ -83,17 +97,19 @@ class LogView(Widget):
 
     def view(self, width: int, height: int) -> list[Text]:
         """What the panel shows: the newest entries that fit (`tail`); if a kept entry is older
-        than all of them, the kept entries first (the newest of them that fit in half the panel),
-        then `more`, then the newest entries that fit in the rest. A review saw a battle that
-        took the player's 4 food scroll out of the panel before their next question."""
+        than all of them, the kept entries first (the newest of them that fit, the newest entry
+        of the log always left room below), then `more`, then the newest entries that fit in the
+        rest. A review saw a battle that took the player's 4 food scroll out of the panel before
+        their next question."""
         newest, first = self._tail(width, height)
         missed = [k for k in self.kept if k < first]
         if not missed or height < 3:
             return newest
+        last = len(wrapped(self.entries[-1], width, self.app.console))
         top: list[Text] = []
-        for k in reversed(missed):  # the newest kept ones first, in at most half the panel
+        for k in reversed(missed):  # the newest kept ones first, the newest entry kept whole
             lines = wrapped(self.entries[k], width, self.app.console)
-            if len(top) + len(lines) > height // 2:
+            if len(top) + len(lines) > height - 1 - last:
                 break
             top[:0] = lines
         if not top:
