@@ -153,3 +153,11 @@ async def test_a_finished_table_that_cannot_be_rebuilt_is_set_aside_once(
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(store, "table", _never)
         assert await tables.get("bad") is None  # set aside: the store is not asked again
+
+
+def test_a_spoilt_line_is_worked_out_again(store: SQLiteStore) -> None:
+    _finish(store, "done", 3)
+    with store.write() as db:
+        db.run("UPDATE tables SET summary = '{not json' WHERE id = 'done'")
+    assert [x["id"] for x in history.newest(store, 5)] == ["done"]
+    assert store.read("SELECT summary FROM tables WHERE id = 'done'")[0][0].startswith('{"id"')

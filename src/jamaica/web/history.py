@@ -59,14 +59,21 @@ def lines(store: Store, ids: list[str], known: Mapping[str, dict[str, Any]] | No
                       f"({marks})", ids)  # fmt: skip
     out = {}
     for table_id, summary, rematch in rows:
-        if summary is not None:
-            line = json.loads(summary)
-        else:
-            line = known.get(str(table_id)) or _line(store, str(table_id))
+        line = _read(summary) if summary is not None else known.get(str(table_id))
+        if line is None:  # not written yet (or spoilt): worked out again, and written
+            line = _line(store, str(table_id))
         if line is not None:
             out[str(table_id)] = {**line, "rematch": rematch, "watchers": 0, "archived": True,
                                   "available": True, "storage_error": False}  # fmt: skip
     return out
+
+
+def _read(summary: str) -> dict[str, Any] | None:
+    try:
+        line = json.loads(summary)
+    except ValueError:
+        return None
+    return line if isinstance(line, dict) else None
 
 
 def _line(store: Store, table_id: str) -> dict[str, Any] | None:
