@@ -18,6 +18,7 @@ import pytest
 from jamaica import CHANCE, Action, Config, State, new_game
 from jamaica.rules.data import CARD_NAMES
 from jamaica.rules.ops import T_CHOOSE
+from jamaica.web.social import SEATS_EVERY
 from jamaica.web.store import ActionRow, TableRecord
 from jamaica.web.store_sqlite import SQLiteStore
 from jamaica.web.tables import token_hash
@@ -161,6 +162,10 @@ def test_two_worlds_through_the_server(tmp_path: Path, lang: str) -> None:
             with ThreadPoolExecutor(n) as pool:
                 got = pool.map(_messages, [server] * n, tables, [seat] * n, [token] * n, [lang] * n)
                 heard.update({(t, seat): m for t, m in zip(tables, got, strict=True)})
+            # the seats just left are said to whoever is there, paced (SEATS_EVERY): let that
+            # pass before the next seat listens, or one world's next listener hears it and the
+            # other's does not (a full run failed so on a busy machine: a race, not a leak)
+            time.sleep(SEATS_EVERY + 0.2)
         for k, (config, first, _, q, _, _) in enumerate(pairs):
             for seat in [None, *range(config.players)]:
                 in_a, in_b = heard[f"a{k}", seat], heard[f"b{k}", seat]
