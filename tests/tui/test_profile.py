@@ -96,6 +96,14 @@ def test_the_end_screen_line_adds_up_every_game(data_dir: Path) -> None:
         "them)."
     )
     assert p.line(["medium"]) == ""
+    # French, as a review read it: "Tu as fini devant maître 0 fois sur 5 (toutes tes parties
+    # contre eux)" — a level's name alone, and "them" for bots never named as such
+    from jamaica.i18n import Words
+
+    assert p.line(["hard", "easy"], Words("fr")) == (
+        "Tu as fini devant le bot difficile 4 fois sur 10, devant le bot facile 7 fois sur 9 "
+        "(sur toutes tes parties contre ces bots)."
+    )
 
 
 def test_a_profile_round_trips(data_dir: Path) -> None:

@@ -204,6 +204,16 @@ def test_a_ship_card_s_words_are_never_cut_on_a_touch_screen(
         # "Bartholo/mew" squeezed beside the Captain's tag): each word is on one line
         split = page.evaluate(WORDS_SPLIT, ".shipcard .ship-head .name")
         assert split == [], split
+        # and the colour chip stays on the name's first line (a review saw "●" alone above
+        # "Bartholomew Roberts": the name had moved to a line of its own)
+        apart = page.evaluate(
+            "() => [...document.querySelectorAll('.shipcard .ship-head')].filter((h) => {"
+            " const c = h.querySelector('.chip').getBoundingClientRect();"
+            " const n = h.querySelector('.name').getClientRects()[0];"
+            " return Math.abs((c.top + c.bottom) / 2 - (n.top + n.bottom) / 2) > n.height / 2;"
+            "}).map((h) => h.textContent)"
+        )
+        assert apart == [], apart
         screenshot(page, "table-four-ships-phone")
     else:
         titles = page.eval_on_selector_all(".shipcard .ship-where", "(s) => s.map((e) => e.title)")

@@ -277,7 +277,12 @@ export function scoreTable(view, names, seat = null) {
     const who = el("th", { scope: "row" });
     const chip = el("span", { class: "chip", "aria-hidden": "true" });
     chip.style.backgroundColor = shipColour(k, view.ships[k] && view.ships[k].ghost);
-    who.append(chip, document.createTextNode(view.winners.includes(k) ? t("{name} ★ winner", { name: names[k] }) : names[k]));
+    const said = view.winners.includes(k) ? t("{name} ★ winner", { name: names[k] }) : names[k];
+    // the colour chip and the first word never part (a phone showed "●" alone on a line)
+    const cut = said.indexOf(" ");
+    const lead = el("span", { class: "nowrap" });
+    lead.append(chip, document.createTextNode(cut < 0 ? said : said.slice(0, cut)));
+    who.append(lead, document.createTextNode(cut < 0 ? "" : said.slice(cut)));
     row.appendChild(who);
     for (const v of [sc.position, sc.doubloons, sc.treasures, sc.total]) row.appendChild(el("td", {}, signed(v)));
     table.appendChild(row);
