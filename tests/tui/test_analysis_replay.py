@@ -378,6 +378,8 @@ async def test_one_esc_too_many_does_not_end_the_replay(tmp_path: Path) -> None:
         await pilot.pause()
         assert app.is_running and isinstance(app.screen, ReplayScreen)
         assert [n.message for n in app._notifications] == ["Press q to quit."]
+        footer = " ".join(screen_text(app).split())
+        assert "q Quit" in footer, footer  # a second review: it said "q Close" and quit
         await pilot.press("q")
         await pilot.pause()
         assert not app.is_running

@@ -5,6 +5,7 @@ at each of its decisions master's value of every option (`tui.analysis`)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Final
 
 from rich.text import Text
@@ -139,6 +140,12 @@ class ReplayScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        if isinstance(self.app, ReplayApp):  # `jamaica replay`: q quits the program, says so
+            from textual.binding import BindingsMap
+
+            quit_ = self.words(N_("Quit"))
+            self._bindings = BindingsMap([replace(b, description=quit_) if b.action == "leave"
+                                          else b for _key, b in self._bindings])  # fmt: skip
         self.fit(self.app.size.width)
         if self.seat is not None:
             self.start_analysis(self.seat)
