@@ -29,6 +29,7 @@ PREFIX = "jamaica:"
 TIMEOUT = 0.5  # seconds for any one Redis call
 EVERY = 1.0  # seconds between two publications of this node's lobby lines
 EXPIRES = 15  # seconds a node's lines (and connection counts) outlive its last publication
+WHOLE = 5  # rounds between two publications of every line, changed or not
 MAX_LINES = 5000  # lobby lines read from all nodes (bounded work and memory)
 
 
@@ -61,8 +62,15 @@ class Shared:
 
     # --- the lobby --------------------------------------------------------------------------------
     async def run(self, lines: Callable[[], dict[str, dict[str, Any]]]) -> None:
-        """Publish this node's lines (`lines()`) and read everyone's, once a second, forever."""
+        """Publish this node's lines (`lines()`) and read everyone's, once a second, forever.
+        Every `WHOLE` rounds everything is published again, changed or not: Redis may have lost
+        it without this node seeing an error (restarted between two rounds, flushed by hand),
+        and the other nodes' lobbies would lack this node's tables until each changed."""
+        rounds = 0
         while True:
+            rounds += 1
+            if rounds % WHOLE == 0:
+                self._published = {}
             try:
                 await asyncio.wait_for(self.sync(lines()), 4 * TIMEOUT)
             except (RedisError, OSError, TimeoutError) as e:
