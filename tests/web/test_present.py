@@ -233,9 +233,9 @@ def test_a_spectator_keeps_up_with_bots(server: Server, browser: Any) -> None:
         screenshot(page, f"present-catching-up-{size}")
     page.wait_for_selector("#scores", timeout=180_000)
     page.wait_for_timeout(500)
-    # the deal is the server's own (random): a game of four hard bots has 299 events or more
-    # (one CI-size run had exactly 299), far more than the page can animate in its time
-    seen = check_the_present(page, min_events=250)
+    # the deal is the server's own (random): a game of four hard bots usually has 299 events or
+    # more, and one full run's had 238 — still far more than the page can animate in its time
+    seen = check_the_present(page, min_events=200)
     print(f"\nfour hard bots, a spectator (slow speed): {seen}")
     assert seen["asked"] == 0
     page.context.close()
