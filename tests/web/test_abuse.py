@@ -21,7 +21,12 @@ from jamaica.web import abuse
 
 from ..soak import SOAK, soak
 
-ALLOWANCE = 0.1  # seconds
+# The bystander's slowest answer (of 30) under attack may pass twice its quiet one by this much:
+# a freeze (the defects this guards against froze the server for seconds) fails it, a moment
+# when the suite's other worker takes both cores does not (full runs saw 120–480 ms spikes with
+# the median unmoved: 3 ms). A steady slowdown is caught by the median (MEDIAN_ALLOWANCE).
+ALLOWANCE = 0.3  # seconds
+MEDIAN_ALLOWANCE = 0.02  # seconds, over twice the quiet median
 ANSWERS = soak(30, 200)
 
 
@@ -58,3 +63,4 @@ def test_an_attack_changes_little_for_a_bystander(
         print(again.line())
         outcome = min(outcome, again, key=lambda o: o.attacked - 2 * o.quiet)
     assert outcome.attacked <= 2 * outcome.quiet + ALLOWANCE, outcome.line()
+    assert outcome.attacked50 <= 2 * outcome.quiet50 + MEDIAN_ALLOWANCE, outcome.line()
