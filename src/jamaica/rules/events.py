@@ -158,6 +158,16 @@ EVENT_ARGS: Final[tuple[tuple[str, ...], ...]] = (
 )
 assert len(EVENT_ARGS) == len(EVENT_NAMES)
 
+# What befell a ship while others played, by the event's argument that names that ship: attacked,
+# beaten, robbed (goods, a power, a card), given a cursed treasure, short of food or doubloons and
+# falling back. Not what a ship did itself (the spoils it took), nor news of another ship. Front
+# ends keep these in view for the ship's player (the terminal's log panel).
+BEFELL: Final[dict[str, int]] = {
+    "battle": 1, "win": 1, "tie": 1, "take": 1, "steal_power": 1, "steal_blind": 1,
+    "steal_seen": 1, "give": 1, "give_seen": 1, "shortage": 0, "fallback": 0,
+}  # fmt: skip
+assert all(EVENT_ARGS[EVENT_NAMES.index(k)][i] == "ship" for k, i in BEFELL.items())
+
 
 def amount(count: int, resource: int) -> str:
     """ "1 doubloon", "3 doubloons", "2 food", "1 gunpowder"."""

@@ -29,6 +29,7 @@ from ..rules.data import (
     SPACE_TYPE,
     TREASURE_NAMES,
 )
+from ..rules.events import BEFELL
 from ..rules.phrases import N_, P_, TREASURES
 from ..rules.phrases import card as card_words
 from .lang import ENGLISH
@@ -590,21 +591,12 @@ def _shown(events: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     return out
 
 
-# What a player must not miss of what befell their ship while others played, by the event's
-# argument that names the ship it befell: attacked, beaten, robbed (goods, a power, a card),
-# given a cursed treasure, short of food or doubloons and falling back. Not what the ship did
-# itself (the spoils it took: its own answer), nor another ship's news.
-YOURS: Final = {"battle": 1, "win": 1, "tie": 1, "take": 1, "steal_power": 1, "steal_blind": 1,
-                "steal_seen": 1, "give": 1, "give_seen": 1, "shortage": 0,
-                "fallback": 0}  # fmt: skip
-
-
 def log_marks(events: Sequence[Mapping[str, Any]], viewer: int | None) -> list[bool]:
     """For each line of `log_lines(events, …)`: whether it tells what befell `viewer`'s ship
-    (`YOURS`; kept in view by the log panel until the player has seen it: `LogView`)."""
+    (`events.BEFELL`; kept in view by the log panel until the player has seen it: `LogView`)."""
     out = []
     for e in _shown(events):
-        at = YOURS.get(e["kind"])
+        at = BEFELL.get(e["kind"])
         out.append(viewer is not None and at is not None and len(e["args"]) > at
                    and e["args"][at] == viewer)  # fmt: skip
     return out

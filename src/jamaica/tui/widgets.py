@@ -19,7 +19,9 @@ Draw = Callable[[int], Text]
 
 # No-break spaces (French puts a narrow one before : ; ! ?) that rich's wrapping takes for any
 # space: "pénurie" / "!" on two lines. Held as one-cell private-use characters while wrapping.
-_NO_BREAK: Final[dict[str, str | int | None]] = {"\u202f": "\ue000", "\u00a0": "\ue001"}
+_NO_BREAK: Final = {"\u202f": "\ue000", "\u00a0": "\ue001"}
+_HOLD: Final = str.maketrans(_NO_BREAK)
+_RELEASE: Final = str.maketrans({held: space for space, held in _NO_BREAK.items()})
 
 
 def wrapped(text: Text, width: int, console: Console) -> list[Text]:
@@ -30,11 +32,10 @@ def wrapped(text: Text, width: int, console: Console) -> list[Text]:
     if not any(ch in text.plain for ch in _NO_BREAK):
         return list(text.wrap(console, width, overflow="fold"))
     held = text.copy()
-    held.plain = held.plain.translate(str.maketrans(_NO_BREAK))  # as long: the styles stay
-    back = str.maketrans({"\ue000": "\u202f", "\ue001": "\u00a0"})
+    held.plain = held.plain.translate(_HOLD)  # as long: the styles stay
     lines = list(held.wrap(console, width, overflow="fold"))
     for line in lines:
-        line.plain = line.plain.translate(back)
+        line.plain = line.plain.translate(_RELEASE)
     return lines
 
 

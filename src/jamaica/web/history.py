@@ -76,13 +76,21 @@ def _read(summary: str) -> dict[str, Any] | None:
     return line if isinstance(line, dict) else None
 
 
+def _rebuilt(store: Store, table_id: str) -> LiveTable | None:
+    """A stored table replayed (closed: no timers, no clients), or None if it is not stored."""
+    found = store.table(table_id)
+    if found is None:
+        return None
+    table = LiveTable.restore(found, store)
+    table.close()
+    return table
+
+
 def _line(store: Store, table_id: str) -> dict[str, Any] | None:
     try:
-        found = store.table(table_id)
-        if found is None:
+        table = _rebuilt(store, table_id)
+        if table is None:
             return None
-        table = LiveTable.restore(found, store)
-        table.close()
         line = table.summary()
         text = stored(line)
         store.save_summary(table_id, text)
@@ -129,16 +137,12 @@ def backfill(store: Store) -> int:
     done = 0
     for (table_id,) in rows:
         try:
-            found = store.table(str(table_id))
-            if found is None:
+            table = _rebuilt(store, str(table_id))
+            if table is None or not table.session.state.is_terminal():
                 continue
-            table = LiveTable.restore(found, store)
-            table.close()
-            if not table.session.state.is_terminal():
-                continue
-            outcome = outcome_of(table.session.state, found.seats, rated=False)
+            outcome = outcome_of(table.session.state, table.record.seats, rated=False)
             with store.write() as db:
-                record(db, found.id, outcome, found.created)
+                record(db, table.record.id, outcome, table.record.created)
             done += 1
         except Exception as e:
             log.error("finished table %s has no results and cannot be rebuilt: %s", table_id, e)
