@@ -63,7 +63,8 @@ def test_an_illegal_action_loses_or_raises() -> None:
     obs, _ = env.reset(seed=1)
     bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
     obs, reward, done, _, info = env.step(bad)
-    assert (reward, done, info["illegal_action"]) == (0.0, True, True)
+    # worse than any loss, as in PettingZoo (a loss is 0 with reward="win")
+    assert (reward, done, info["illegal_action"]) == (-1.0, True, True)
     with pytest.raises(IllegalActionError, match="reset"):
         env.step(bad)
     strict = JamaicaEnv(opponents=["random"], illegal="raise")
@@ -122,3 +123,12 @@ def test_it_vectorises(mode: str) -> None:
     assert finished >= 3
     second, _ = run()
     assert all(np.array_equal(x, y) for x, y in zip(first, second, strict=True))
+
+
+def test_human_rendering_prints_the_board(capsys: pytest.CaptureFixture[str]) -> None:
+    env = JamaicaEnv(opponents=["random"], render_mode="human")
+    env.reset(seed=1)
+    assert env.render() is None
+    assert "Port Royal" in capsys.readouterr().out
+    with pytest.raises(ValueError, match="render_mode must be None or one of human, ansi"):
+        JamaicaEnv(opponents=["random"], render_mode="rgb_array")

@@ -3,12 +3,15 @@ game one decider at a time; PettingZoo's parallel conformance suite and its conv
 
 from __future__ import annotations
 
+import gc
 import random
+import weakref
 
 import numpy as np
 import pettingzoo  # noqa: F401  (the [rl] extra, installed with [dev]: a missing one fails)
 import pytest
-from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test
+from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, render_test
+from pettingzoo.utils.conversions import parallel_to_aec
 
 from jamaica import IllegalActionError
 from jamaica.envs import jamaica_v0, parallel
@@ -115,3 +118,23 @@ def test_a_bad_step_changes_nothing_and_passing_agents_are_ignored() -> None:
     other = next(a for a in legal if a != actor)
     env.step({actor: legal[actor][0], other: 999})  # a passing agent's action is ignored
     assert env.game.history[len(before) + 2] == legal[actor][0]
+
+
+def test_environments_are_freed_and_keep_one_space_per_agent() -> None:
+    """The spaces are the same objects at every call (as the API asks), yet a dropped
+    environment is freed: no cache outlives it."""
+    env = parallel.parallel_env(players=3)
+    env.reset(seed=1)
+    assert env.observation_space("player_1") is env.observation_space("player_1")
+    assert env.action_space("player_2") is env.action_space("player_2")
+    gone = weakref.ref(env)
+    del env
+    gc.collect()
+    assert gone() is None
+
+
+def test_pettingzoos_render_test_passes() -> None:
+    """PettingZoo's render_test (an AEC test: the parallel env through its conversion)."""
+    render_test(lambda render_mode=None: jamaica_v0.env(players=2, render_mode=render_mode))
+    render_test(lambda render_mode=None: parallel_to_aec(
+        parallel.parallel_env(players=2, render_mode=render_mode)))  # fmt: skip

@@ -83,6 +83,32 @@ def test_illegal_actions_are_refused() -> None:
         e.step(bad)
 
 
+def test_a_refused_action_keeps_the_reward_not_yet_collected() -> None:
+    """An illegal action with `illegal_action="raise"` changes nothing, the agent's reward since
+    its last turn included (with shaping, rewards come every step): retrying collects it."""
+    e = jamaica_v0.env(players=4, reward="score", reward_shaping=True)
+    e.reset(seed=1)
+    rng = random.Random(1)
+    while True:
+        obs, reward, done, _, _ = e.last()
+        assert not done, "no step gave a reward"
+        if reward != 0:
+            break
+        e.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    agent = e.agent_selection
+    with pytest.raises(IllegalActionError):
+        e.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
+    assert e.agent_selection == agent and e.last()[1] == reward
+
+
+def test_human_rendering_prints_the_board(capsys: pytest.CaptureFixture[str]) -> None:
+    """`render_mode="human"` (PettingZoo's render_test builds it) prints what "ansi" returns."""
+    e = jamaica_v0.env(players=2, render_mode="human")
+    e.reset(seed=1)
+    assert e.render() is None
+    assert "Port Royal" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("config", ALL_CONFIGS[::3], ids=str)
 def test_the_observation_holds_only_what_the_player_may_see(config: Config) -> None:
     """Re-dealing the hidden cards (other hands and draw piles, unknown treasures) never changes

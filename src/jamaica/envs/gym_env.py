@@ -22,7 +22,8 @@ env = gymnasium.make("jamaica/Jamaica-v0", opponents=["greedy", "random"])
   `reward_shaping=True` every step gives the change of the agent's score estimate over the step
   (the bots' moves included) and the steps add up to the return (`jamaica.envs.options`).
 - An illegal action: with `illegal="lose"` (default) the episode ends and the agent gets the
-  lowest return of its reward (`info["illegal_action"]` is True); with `illegal="raise"` it raises
+  penalty of PettingZoo's `illegal_action="penalize"`, worse than any loss: the reward's lowest
+  return, at most −1 (`info["illegal_action"]` is True); with `illegal="raise"` it raises
   `IllegalActionError` and changes nothing.
 - Seeding follows Gymnasium: `reset(seed=s)` seeds `np_random`, and every episode (its chance
   outcomes and its bots' seeds) is drawn from it, so plain `reset()`s continue a reproducible
@@ -43,14 +44,14 @@ from ..bots import make_bot
 from ..rules import CHANCE, Agent, IllegalActionError, State, new_game
 from ..rules.actions import NUM_PLAYER_ACTIONS
 from . import jamaica_v0, vocabulary
-from .options import Observation, shaping
+from .options import Observation, illegal_penalty, shaping
 
 ENV_ID = "jamaica/Jamaica-v0"
 ObsDict = dict[str, np.ndarray]
 
 
 class JamaicaEnv(gymnasium.Env[dict[str, Any], np.int64]):
-    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+    metadata = {"render_modes": list(vocabulary.RENDER_MODES), "render_fps": 1}
 
     def __init__(
         self,
@@ -79,9 +80,8 @@ class JamaicaEnv(gymnasium.Env[dict[str, Any], np.int64]):
             raise ValueError(f"seat must be None or a seat from 0 to {players - 1}, not {seat!r}")
         if illegal not in ("lose", "raise"):
             raise ValueError(f"illegal must be lose or raise, not {illegal!r}")
-        if render_mode not in (None, "ansi"):
-            raise ValueError("render_mode must be None or ansi")
-        self.fixed_seat, self.illegal, self.render_mode = seat, illegal, render_mode
+        self.fixed_seat, self.illegal = seat, illegal
+        self.render_mode = vocabulary.render_mode(render_mode)
         self.seat = seat or 0
         self.observation_space = self.view.space()
         self.action_space = spaces.Discrete(NUM_PLAYER_ACTIONS)
@@ -120,9 +120,9 @@ class JamaicaEnv(gymnasium.Env[dict[str, Any], np.int64]):
             if self.illegal == "raise":
                 s.apply(a)  # raises IllegalActionError, naming the legal actions
             self.done = True
-            low = vocabulary.RETURN_BOUNDS[self.reward_kind][0]
+            penalty = illegal_penalty(self.reward_kind)  # worse than any loss, as in PettingZoo
             info = {**self._info(), "illegal_action": True}
-            return self._obs(), self._reward([low] * self.config.players), True, False, info
+            return self._obs(), self._reward([penalty] * self.config.players), True, False, info
         s.apply(a)
         self._advance()
         over = self.done = s.is_terminal()
@@ -161,7 +161,7 @@ class JamaicaEnv(gymnasium.Env[dict[str, Any], np.int64]):
         return {"action_mask": self._mask(), "seat": self.seat}
 
     def render(self) -> str | None:
-        return None if self.render_mode is None else jamaica_v0.ansi(self.game)
+        return jamaica_v0.rendered(self.game, self.render_mode)
 
 
 if ENV_ID not in gymnasium.registry:

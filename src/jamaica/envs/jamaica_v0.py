@@ -23,7 +23,8 @@
   last ship (the Ghost Ship counts in the ranking; shared places are averaged, the R8 tie-break
   applies); `reward="score"` gives the final score; `reward="win"`
   1 shared among the winning players.
-- `render_mode="ansi"`: `render()` returns the board and the ships as text.
+- `render_mode="ansi"`: `render()` returns the board and the ships as text; `"human"` prints
+  that text and returns None.
 """
 
 from __future__ import annotations
@@ -54,6 +55,17 @@ def ansi(state: State) -> str:
     return Text.from_markup(text).plain
 
 
+def rendered(state: State, mode: str | None) -> str | None:
+    """`render()` in `mode`: the text ("ansi"), printed ("human"), or nothing (None)."""
+    if mode is None:
+        return None
+    text = ansi(state)
+    if mode == "ansi":
+        return text
+    print(text)
+    return None
+
+
 def env(**kwargs: Any) -> AECEnv:
     """The environment with PettingZoo's order-enforcing wrapper. (An out-of-range or illegal
     action needs no extra wrapper: the engine refuses it with `IllegalActionError`, a
@@ -63,8 +75,8 @@ def env(**kwargs: Any) -> AECEnv:
 
 
 class raw_env(AECEnv):  # type: ignore[misc]
-    metadata = {"render_modes": ["ansi"], "name": "jamaica_v0", "is_parallelizable": False,
-                "render_fps": 1}  # fmt: skip
+    metadata = {"render_modes": list(vocabulary.RENDER_MODES), "name": "jamaica_v0",
+                "is_parallelizable": False, "render_fps": 1}  # fmt: skip
 
     def __init__(
         self,
@@ -79,14 +91,12 @@ class raw_env(AECEnv):  # type: ignore[misc]
         illegal_action: str = "raise",
     ) -> None:
         super().__init__()
-        if render_mode not in (None, "ansi"):
-            raise ValueError("render_mode must be None or ansi")
         self.config = vocabulary.config(players, edition, ghost_ship, max_rounds)
         self.reward_kind = vocabulary.reward(reward)
         self.view = Observation(observation, self.config)
         self.shaping = shaping(self.reward_kind, reward_shaping)
         self.illegal_action = vocabulary.illegal_action(illegal_action)
-        self.render_mode = render_mode
+        self.render_mode = vocabulary.render_mode(render_mode)
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
         self.observation_spaces = {a: self.view.space() for a in self.possible_agents}
@@ -136,10 +146,11 @@ class raw_env(AECEnv):  # type: ignore[misc]
         i = int(action)  # type: ignore[arg-type]
         if self.view.relative:
             i = self.view.absolute(i, self._index[agent])
-        self._cumulative_rewards[agent] = 0.0
         if self.illegal_action == "penalize" and i not in s.legal:
+            self._cumulative_rewards[agent] = 0.0
             return self._penalize(agent)
         s.apply(ACTIONS[i] if 0 <= i < NUM_PLAYER_ACTIONS else i)  # an Action: checked cheaply
+        self._cumulative_rewards[agent] = 0.0  # collected by `last()`; not if refused above
         self._chance()
         over = s.is_terminal()
         if over:
@@ -171,7 +182,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         return vocabulary.returns(self.game, self.reward_kind)
 
     def render(self) -> str | None:
-        return None if self.render_mode is None else ansi(self.game)
+        return rendered(self.game, self.render_mode)
 
     def close(self) -> None:
         pass

@@ -28,7 +28,6 @@ Conversions (PettingZoo's own wrappers, see `aec_env` and `turn_based`):
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 import numpy as np
@@ -56,7 +55,8 @@ Step = tuple[
 
 
 class parallel_env(ParallelEnv):  # type: ignore[misc]
-    metadata = {"render_modes": ["ansi"], "name": "jamaica_parallel_v0", "render_fps": 1}
+    metadata = {"render_modes": list(vocabulary.RENDER_MODES), "name": "jamaica_parallel_v0",
+                "render_fps": 1}  # fmt: skip
 
     def __init__(
         self,
@@ -70,28 +70,26 @@ class parallel_env(ParallelEnv):  # type: ignore[misc]
         reward_shaping: bool = False,
         illegal_action: str = "raise",
     ) -> None:
-        if render_mode not in (None, "ansi"):
-            raise ValueError("render_mode must be None or ansi")
         self.config = vocabulary.config(players, edition, ghost_ship, max_rounds)
         self.reward_kind = vocabulary.reward(reward)
         self.view = Observation(observation, self.config)
         self.shaping = shaping(self.reward_kind, reward_shaping)
         self.illegal_action = vocabulary.illegal_action(illegal_action)
-        self.render_mode = render_mode
+        self.render_mode = vocabulary.render_mode(render_mode)
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self.agents: list[str] = []
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
+        self.observation_spaces = {a: self.view.space() for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(NUM_PLAYER_ACTIONS) for a in self.possible_agents}
         self.seeds = EpisodeSeeds()
         self.rng = self.seeds.episode()
         self.game: State = new_game(self.config, log=False)
 
-    @functools.cache  # noqa: B019  (one space object per agent, as the API asks)
     def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self.view.space()
+        return self.observation_spaces[agent]  # one space object per agent, as the API asks
 
-    @functools.cache  # noqa: B019
     def action_space(self, agent: str) -> spaces.Space[Any]:
-        return spaces.Discrete(NUM_PLAYER_ACTIONS)
+        return self.action_spaces[agent]
 
     # --- who acts ----------------------------------------------------------------------------
     def acting(self) -> dict[int, list[int]]:
@@ -207,7 +205,7 @@ class parallel_env(ParallelEnv):  # type: ignore[misc]
         return {a: {"acting": self._index[a] in acting} for a in self.agents}
 
     def render(self) -> str | None:
-        return None if self.render_mode is None else jamaica_v0.ansi(self.game)
+        return jamaica_v0.rendered(self.game, self.render_mode)
 
     def close(self) -> None:
         pass

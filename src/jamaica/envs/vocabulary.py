@@ -27,6 +27,7 @@ from ..rules.config import EDITIONS
 REWARDS: Final = ("score", "rank", "win")
 OBSERVATIONS: Final = ("absolute", "relative", "fixed")
 ILLEGAL_ACTIONS: Final = ("raise", "penalize")
+RENDER_MODES: Final = ("human", "ansi")  # human: printed; ansi: returned as text
 GHOST_WORDS: Final[dict[str, bool | None]] = {"auto": None, "on": True, "off": False}
 EDITION_ALIASES: Final = {"modern": "2021"}
 # The bounds of a player's return, per reward (a final score lies within [-14, 76]).
@@ -77,6 +78,13 @@ def illegal_action(value: Any) -> str:
             f"illegal_action must be one of {', '.join(ILLEGAL_ACTIONS)}, not {value!r}"
         )
     return str(value)
+
+
+def render_mode(value: Any) -> str | None:
+    if value is not None and value not in RENDER_MODES:
+        raise ValueError(f"render_mode must be None or one of {', '.join(RENDER_MODES)}, "
+                         f"not {value!r}")  # fmt: skip
+    return None if value is None else str(value)
 
 
 def reward_shaping(value: Any) -> bool:
