@@ -66,15 +66,18 @@ def _config_args(p: argparse.ArgumentParser, _: Words) -> None:
         help=_("play with the Ghost Ship (always on with 2 players)"),
     )
     g.add_argument("--no-ghost", dest="ghost", action="store_false")
-    p.add_argument("--max-rounds", type=int, default=100, help=_("safety limit (R7)"))
+    p.add_argument("--max-rounds", type=int, default=100,
+                   help=_("safety limit (R7; default 100)"))  # fmt: skip
 
 
 def _lab_args(p: argparse.ArgumentParser, games: int, _: Words) -> None:
-    p.add_argument("--games", type=int, default=games)
+    p.add_argument("--games", type=int, default=games,
+                   help=_("games to play (default {games})", games=games))  # fmt: skip
     _ray_args(p, _)
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seed", type=int, default=1,
+                   help=_("the games' seed (default 1): same seed, same games"))  # fmt: skip
     p.add_argument("--out", help=_("per-game results: FILE.csv or FILE.json"))
-    p.add_argument("--plot", help=_("a figure: FILE.png"))
+    p.add_argument("--plot", help=_("a figure: FILE.png, FILE.svg or FILE.pdf"))
 
 
 def _ray_args(p: argparse.ArgumentParser, _: Words) -> None:
@@ -222,7 +225,8 @@ def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     demo = sub.add_parser("demo", help=_("watch a whole game between bots, play by play"))
     _config_args(demo, _)
-    demo.add_argument("--seed", type=int, default=1)
+    demo.add_argument("--seed", type=int, default=1,
+                      help=_("the game's seed (default 1): same seed, same game"))  # fmt: skip
     demo.add_argument("--bot", default="greedy", help=_("the bot in every seat (default greedy)"))
     demo.add_argument(
         "--spectator",
@@ -772,7 +776,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif ns.command == "lab":
             from .lab.baseline import DEFAULT_GAMES, QUICK_GAMES, table_command
 
-            games = ns.games or (QUICK_GAMES if ns.quick else DEFAULT_GAMES)
+            if ns.quick and ns.games is not None:
+                raise ValueError(f"--quick plays {QUICK_GAMES} games per cell: give --quick or "
+                                 "--games")  # fmt: skip
+            games = ns.games if ns.games is not None else QUICK_GAMES if ns.quick else DEFAULT_GAMES
             print(table_command(games, ns.seed, _cluster(ns), ns.rows))
         elif ns.command == "bench-ray":
             from .lab.benchray import bench_ray

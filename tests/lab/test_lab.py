@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import io
 import json
 import subprocess
 import sys
@@ -14,8 +15,8 @@ from rich.console import Console
 from jamaica import Config
 from jamaica.lab.commands import simulate, tournament
 from jamaica.lab.distributed import LOCAL, Cluster
-from jamaica.lab.runner import GameResult
-from jamaica.lab.stats import bot_table, elo, wilson
+from jamaica.lab.runner import GameResult, game_seed, run_games
+from jamaica.lab.stats import bot_table, elo, seat_table, wilson
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -75,6 +76,28 @@ def test_simulate_reports_the_design_figures(tmp_path: Path) -> None:
     assert plot.read_bytes().startswith(PNG)
     data = json.loads((tmp_path / "s.json").read_text())
     assert len(data) == 6 and all(d["bots"] == ["greedy"] * 3 for d in data)
+
+
+def test_simulate_counts_the_ghost_ship_apart_from_the_players() -> None:
+    """A designer's review: heads-up the seats' win rates summed to 96%, the Ghost Ship's 4%
+    shown nowhere, and its points counted as a player's. Its wins have a figure of their own."""
+    console = Console(file=io.StringIO(), width=140)
+    fig = simulate(Config(2), "random", 40, Cluster(), 1, console=console, quiet=True)
+    text = console.file.getvalue()  # type: ignore[attr-defined]
+    assert "games won by the Ghost Ship" in text and "seed 1" in text
+    seats = sum(rate for _, _, rate, _ in seat_table_of(40))
+    assert fig["ghost_wins"] > 0  # random players: the Ghost Ship wins some (seed 1: 5 of 40)
+    assert seats + fig["ghost_wins"] == pytest.approx(1.0)
+    results = run_games([(g, game_seed(1, g), Config(2), ("random", "random")) for g in range(40)],
+                        Cluster())  # fmt: skip
+    players = [sc[2] for r in results for sc in r.scores[:2]]
+    assert fig["treasure_points_per_ship"] == pytest.approx(sum(players) / len(players))
+    assert all(sum(fork) <= 2 for r in results for fork in r.lanes)  # the players' ships only
+
+
+def seat_table_of(games: int) -> list[tuple[int, int, float, tuple[float, float]]]:
+    jobs = [(g, game_seed(1, g), Config(2), ("random", "random")) for g in range(games)]
+    return seat_table(run_games(jobs, Cluster()))
 
 
 def test_bad_options_are_refused_before_playing(tmp_path: Path) -> None:

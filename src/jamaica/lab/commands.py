@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -14,8 +15,9 @@ from rich.table import Table
 from ..bots import parse_spec
 from ..rules import Config
 from .distributed import Cluster
+from .paths import check_writable
 from .runner import GameResult, Job, game_seed, run_games
-from .stats import bot_table, design_figures, seat_table, win_shares
+from .stats import bot_table, design_figures, ghost_wins, seat_table, win_shares
 
 
 def make_console() -> Console:
@@ -44,9 +46,9 @@ def check_paths(out: str | None, plot: str | None) -> None:
         raise ValueError(f"--out must end in .csv or .json, not {out!r}")
     if plot and Path(plot).suffix.lower() not in (".png", ".svg", ".pdf"):
         raise ValueError(f"--plot must end in .png, .svg or .pdf, not {plot!r}")
-    for path in (out, plot):
-        if path and not Path(path).resolve().parent.is_dir():
-            raise ValueError(f"no such directory for {path!r}")
+    for path, option in ((out, "--out"), (plot, "--plot")):
+        if path:
+            check_writable(path, option)
 
 
 def write_results(results: Sequence[GameResult], path: str) -> None:
@@ -96,8 +98,9 @@ def tournament(
         seats = tuple(bots[(i - rot) % n] for i in range(n))
         jobs.append((g, game_seed(seed, g), config, seats))
     results = _play(jobs, cluster, console, quiet)
-    table = Table(title=f"{games} games, {config.players} players, {config.edition} edition"
-                  + (", Ghost Ship" if config.ghost else "") + f", seed {seed}")  # fmt: skip
+    title = (f"{games} games of {', '.join(bots)}, {config.players} players, {config.edition} "
+             f"edition" + (", Ghost Ship" if config.ghost else "") + f", seed {seed}")  # fmt: skip
+    table = Table(title=title)
     for col in ("bot", "seats", "wins", "win rate (95% CI)", "score", "position", "doubloons",
                 "treasures", "rank", "Elo"):  # fmt: skip
         table.add_column(col, justify="left" if col == "bot" else "right")
@@ -111,7 +114,7 @@ def tournament(
         )  # fmt: skip
     console.print(table)
     console.print(f"mean game length: {sum(r.rounds for r in results) / len(results):.1f} rounds")
-    _outputs(results, out, plot, console, "tournament")
+    _outputs(results, out, plot, console, "tournament", title)
     return results
 
 
@@ -136,13 +139,18 @@ def simulate(
     jobs = [(g, game_seed(seed, g), config, seats) for g in range(games)]
     results = _play(jobs, cluster, console, quiet)
     fig = design_figures(results)
-    table = Table(title=f"{games} games of {bot}, {config.players} players, {config.edition}"
-                  + (", Ghost Ship" if config.ghost else ""))  # fmt: skip
+    title = (f"{games} games of {bot}, {config.players} players, {config.edition} edition"
+             + (", Ghost Ship" if config.ghost else "") + f", seed {seed}")  # fmt: skip
+    table = Table(title=title)
     table.add_column("figure")
     table.add_column("value", justify="right")
     for offset, _, rate, (lo, hi) in seat_table(results):
-        who = "the first Captain" if offset == 0 else f"{offset} seat(s) after the first Captain"
-        table.add_row(f"win rate of {who}", f"{rate:.1%} ({lo:.1%}–{hi:.1%})")
+        who = "0 (the first Captain)" if offset == 0 else f"{offset} (from the first Captain)"
+        table.add_row(f"win rate of seat {who}", f"{rate:.1%} ({lo:.1%}–{hi:.1%})")
+    ghost = ghost_wins(results)
+    if ghost is not None:
+        share, (lo, hi) = ghost
+        table.add_row("games won by the Ghost Ship", f"{share:.1%} ({lo:.1%}–{hi:.1%})")
     labels = {
         "rounds_mean": "rounds per game (mean)",
         "rounds_median": "rounds per game (median)",
@@ -150,35 +158,37 @@ def simulate(
         "rounds_max": "rounds per game (max)",
         "battles_per_game": "battles per game",
         "shortages_per_game": "shortages per game",
-        "fork1_outer_share": "fork 1: share of ships by the outer lane",
-        "fork2_outer_share": "fork 2: share of ships by the outer lane",
-        "fork3_outer_share": "fork 3: share of ships by the outer lane",
+        "fork1_outer_share": "fork 1: share of players' ships by the outer lane",
+        "fork2_outer_share": "fork 2: share of players' ships by the outer lane",
+        "fork3_outer_share": "fork 3: share of players' ships by the outer lane",
         "treasure_cards_per_game": "treasure cards drawn per game",
-        "treasure_points_per_ship": "treasure points per ship at the end",
+        "treasure_points_per_ship": "treasure points per player at the end",
         "ended_by_finish": "games ended by a player's finish",
         "ended_by_ghost": "games ended by the Ghost Ship",
         "ended_by_limit": "games ended by the round limit (R7)",
-        "winner_position": "winner's position points (mean)",
-        "winner_doubloons": "winner's doubloons (mean)",
-        "winner_treasures": "winner's treasure points (mean)",
-        "winner_total": "winner's score (mean)",
+        "winner_position": "winning player's position points (mean)",
+        "winner_doubloons": "winning player's doubloons (mean)",
+        "winner_treasures": "winning player's treasure points (mean)",
+        "winner_total": "winning player's score (mean)",
     }
     for key, label in labels.items():
         v = fig[key]
         text = f"{v:.1%}" if "share" in key or "ended_by" in key else f"{v:.2f}"
+        if math.isnan(v):
+            text = "—"  # no player won a game
         table.add_row(label, text)
     console.print(table)
-    _outputs(results, out, plot, console, "simulate")
+    _outputs(results, out, plot, console, "simulate", title)
     return fig
 
 
 def _outputs(results: Sequence[GameResult], out: str | None, plot: str | None,
-             console: Console, kind: str) -> None:  # fmt: skip
+             console: Console, kind: str, title: str) -> None:  # fmt: skip
     if out:
         write_results(results, out)
         console.print(f"per-game results written to {out}")
     if plot:
         from .plots import simulate_plot, tournament_plot
 
-        (tournament_plot if kind == "tournament" else simulate_plot)(results, plot)
+        (tournament_plot if kind == "tournament" else simulate_plot)(results, plot, title)
         console.print(f"plot written to {plot}")

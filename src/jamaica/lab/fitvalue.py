@@ -27,10 +27,12 @@ from ..bots.value import FEATURES, features, lateness
 from ..rules import CHANCE, Config
 from ..rules.state import new_game
 from .distributed import Cluster, run_jobs
+from .paths import check_writable
 
 DEFAULT_SPEC = "rules:knowledge=expert:slips=0.03"  # the rollouts' policy, a little noisy
 DEFAULT_GAMES = 6000
 HELD_OUT = 5  # every fifth game
+MIN_GAMES = 2 * HELD_OUT  # games to fit on and games held out, both
 L2 = 1e-3
 SHIPS = 7  # at most: six players and no Ghost Ship, or five and the Ghost Ship (padding)
 
@@ -143,8 +145,13 @@ def command(
     out: Path | None = None,
 ) -> str:
     """Play, fit, report (Markdown); write the weights to `out` if given."""
+    if games < MIN_GAMES:
+        raise ValueError(f"--games must be at least {MIN_GAMES}: every {HELD_OUT}th game is held "
+                         "out to test the fit")  # fmt: skip
     for one in spec.split(","):
         make_bot(one)  # a bad spec fails here, before any game
+    if out is not None:
+        check_writable(out, "--out")
     seeds = random.Random(seed)
     jobs = [(seeds.getrandbits(32), spec) for _ in range(games)]
     played = run_jobs(play, jobs, cluster or Cluster())
@@ -172,10 +179,16 @@ def command(
         ("the hand-made estimate, scale fitted", estimate_loss),
         ("the fitted value", fitted_loss),
     ]
+    def cell(loss: Callable[[Data], float], d: Data) -> str:
+        return f"{loss(d):.4f}" if len(d.x) else "—"  # no held-out game of that player count
+
     for name, loss in baselines:
-        cells = [loss(held)] + [loss(held.take(held.players == n)) for n in range(2, 7)]
-        lines.append(f"| {name} | " + " | ".join(f"{c:.4f}" for c in cells) + " |")
+        cells = [cell(loss, held)] + [cell(loss, held.take(held.players == n))
+                                      for n in range(2, 7)]  # fmt: skip
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
     final = fit(arrays(played, np.ones(games, dtype=bool)))
+    if any(math.isnan(x) for x in final):
+        raise ValueError("the fit did not converge")
     lines += ["", "| feature | weight |", "|---|---:|"]
     lines += [f"| {f} | {x:+.4f} |" for f, x in zip(FEATURES, final, strict=True)]
     if out is not None:
@@ -190,6 +203,4 @@ def command(
         }  # fmt: skip
         out.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
         lines += ["", f"Wrote {out}."]
-    if any(math.isnan(x) for x in final):
-        raise ValueError("the fit did not converge")
     return "\n".join(lines)

@@ -26,6 +26,7 @@ from ..ratings.model import BETA, MU, SIGMA, TAU, Rating, rate
 from ..ratings.places import places_of
 from ..rules import EDITIONS, Config, State, play_game
 from .distributed import Cluster, run_jobs
+from .paths import check_writable
 from .runner import game_seed
 
 LEVELS = ("random", "easy", "rules", "greedy", "medium", "hard", "master")
@@ -124,8 +125,8 @@ def rate_bots(
     for edition in editions:
         if edition not in EDITIONS:
             raise ValueError(f"edition must be one of {', '.join(EDITIONS)}, not {edition!r}")
-    if out and not Path(out).resolve().parent.is_dir():
-        raise ValueError(f"no such directory for {out!r}")
+    if out:
+        check_writable(out, "--out")
     jobs = schedule(levels, games, seed, editions)
     start = time.monotonic()
     arrived: list[Played] = []

@@ -34,7 +34,7 @@ class GameResult:
     ranks: list[float]  # per ship: 1 = best (shared ranks averaged)
     battles: int
     shortages: int
-    lanes: list[list[int]]  # per fork: [outer, inner] ship passages
+    lanes: list[list[int]]  # per fork: [outer, inner] passages of the players' ships
     treasures: list[str]  # treasure cards drawn, by name
 
     def to_dict(self) -> dict[str, Any]:
@@ -56,9 +56,10 @@ def _ranks(s: State) -> list[float]:
 
 
 def _lanes(s: State) -> list[list[int]]:
-    """For each fork, how many ships went round by its outer lane and by its inner channel. A ship
-    that got past a fork without ever stopping on the outer lane took the inner channel: the outer
-    lane is longer than any die."""
+    """For each fork, how many players' ships went round by its outer lane and by its inner
+    channel (the Ghost Ship's wandering is no player's choice). A ship that got past a fork without
+    ever stopping on the outer lane took the inner channel: the outer lane is longer than any
+    die."""
     landed: list[set[int]] = [set() for _ in range(s.ns)]
     for e in s.events or []:
         if e[1] == E_MOVE:
@@ -66,7 +67,7 @@ def _lanes(s: State) -> list[list[int]]:
     out = []
     for merge, outer, inner in FORKS:
         counts = [0, 0]
-        for k in range(s.ns):
+        for k in range(s.n):
             past = s.lap[k] >= 1 or (s.lap[k] == 0 and s.moves_left(k) <= DIST_TO_FINISH[merge])
             if landed[k] & set(outer):
                 counts[0] += 1

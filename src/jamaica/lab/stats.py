@@ -125,8 +125,19 @@ def seat_table(results: Sequence[GameResult]) -> list[tuple[int, int, float, tup
     return out
 
 
+def ghost_wins(results: Sequence[GameResult]) -> tuple[float, tuple[float, float]] | None:
+    """The Ghost Ship's share of the wins and its Wilson interval; None if it never sailed."""
+    sailed = [r for r in results if len(r.scores) > len(r.bots)]
+    if not sailed:
+        return None
+    wins = sum(win_shares(r)[len(r.bots)] for r in sailed)
+    return wins / len(sailed), wilson(wins, len(sailed))
+
+
 def design_figures(results: Sequence[GameResult]) -> dict[str, float]:
-    """The numbers a designer asks for, as one flat mapping."""
+    """The numbers a designer asks for, as one flat mapping. Ships are the players' ships: the
+    Ghost Ship has its own figure (`ghost_wins`), and its points are in none of the others.
+    A figure that nothing measured (no player ever won) is NaN."""
     n = len(results)
     rounds = [r.rounds for r in results]
     fig: dict[str, float] = {
@@ -141,13 +152,15 @@ def design_figures(results: Sequence[GameResult]) -> dict[str, float]:
         "ended_by_ghost": sum(r.ended_by == "ghost" for r in results) / n,
         "ended_by_limit": sum(r.ended_by == "limit" for r in results) / n,
         "treasure_cards_per_game": statistics.fmean(len(r.treasures) for r in results),
-        "treasure_points_per_ship": statistics.fmean(sc[2] for r in results for sc in r.scores),
-    }
+        "treasure_points_per_ship": statistics.fmean(
+            sc[2] for r in results for sc in r.scores[: len(r.bots)]),
+        "ghost_wins": ghost[0] if (ghost := ghost_wins(results)) is not None else 0.0,
+    }  # fmt: skip
     for f in range(3):
         outer = sum(r.lanes[f][0] for r in results)
         inner = sum(r.lanes[f][1] for r in results)
         fig[f"fork{f + 1}_outer_share"] = outer / (outer + inner) if outer + inner else 0.0
-    winners = [r.scores[w] for r in results for w in r.winners]
+    winners = [r.scores[w] for r in results for w in r.winners if w < len(r.bots)]
     for i, part in enumerate(("position", "doubloons", "treasures", "total")):
-        fig[f"winner_{part}"] = statistics.fmean(sc[i] for sc in winners)
+        fig[f"winner_{part}"] = statistics.fmean(sc[i] for sc in winners) if winners else math.nan
     return fig

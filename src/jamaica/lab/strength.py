@@ -147,8 +147,9 @@ def choose_rows(text: str | None, budgets: Budgets) -> list[tuple[str, Entrant]]
         try:
             rows.append((name, entrant(name, budgets)))
         except ValueError as e:
-            raise ValueError(f"no row {name!r} ({e}); rows: {', '.join(ROW_NAMES)} or a bot "
-                             "spec") from None  # fmt: skip
+            every = ", ".join([*ROW_NAMES, *(b.label for b in BOUNDS)])
+            raise ValueError(f"no row {name!r} ({e}); rows: {every} or a bot spec"
+                             ) from None  # fmt: skip
     return rows
 
 

@@ -138,7 +138,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     sims = ns.simulations
     if sims <= 0:
         sims, per_question = calibrate(ns.bot, seed=ns.seed)
-        print(f"calibrated: {ns.bot} takes {per_question:.3f} s per question; OpenSpiel's "
+        print(f"calibrated: {ns.bot} takes {1000 * per_question:.1f} ms per question; OpenSpiel's "
               f"ISMCTSBot gets {sims} simulations for the same CPU", flush=True)  # fmt: skip
     jobs = [(game_seed(ns.seed, g), g % 2, ns.bot, sims) for g in range(ns.games)]
     wins = 0.0
@@ -161,8 +161,8 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"{ns.games} games, seed {ns.seed}: {ns.bot} won {wins:g} ({wins / ns.games:.1%}, "
           f"95% CI {lo:.1%}–{hi:.1%})")  # fmt: skip
     if ours and theirs:
-        print(f"CPU per question with a choice: {ns.bot} {sum(ours) / len(ours):.3f} s "
-              f"({len(ours)} questions), OpenSpiel {sum(theirs) / len(theirs):.3f} s "
+        print(f"CPU per question with a choice: {ns.bot} {1000 * sum(ours) / len(ours):.2f} ms "
+              f"({len(ours)} questions), OpenSpiel {1000 * sum(theirs) / len(theirs):.2f} ms "
               f"({len(theirs)} questions)")  # fmt: skip
     return 0
 
