@@ -109,3 +109,32 @@ def test_the_6th_hold_s_cargo_and_its_card_are_told_apart_among_the_spoils() -> 
     assert take == "take the cargo of the 6th Hold (6 doubloons), not the card", take
     assert steal == "steal the 6th Hold card, with its cargo"
     assert said[str(Action.parse("take 1"))] == "take hold 2 (2 food)"
+
+
+def test_a_take_into_full_holds_says_which_hold_it_empties() -> None:
+    """§5 / §8.6: spoils are loaded as a load is — with no empty hold, a hold of another type is
+    emptied first. A strong player's review: "take hold 5 (5 doubloons)" into full holds silently
+    threw out their only food. The option now says so, as the engine then does."""
+    from jamaica.bench import SCENES
+    from jamaica.rules.data import FOOD, GOLD, GUNPOWDER
+
+    def spoils(types: list[int]) -> State:
+        s = SCENES["spoils"]()  # Anne Bonny (ship 0) won against Mary Read (ship 1)
+        s.hold_types[0:5] = types
+        s.hold_counts[0:5] = [3 if kind else 0 for kind in types]
+        return s
+
+    def said(s: State, take: str) -> str:
+        d = s.pending()
+        return dict(zip((str(a) for a in d.actions), d.options, strict=True))[take]
+
+    s = spoils([GOLD, GOLD, FOOD, GOLD, GOLD])
+    assert said(s, "take 3") == "take hold 4 (4 doubloons), emptying your hold 3 (3 food)"
+    # four alike doubloon holds: emptying any is the same (the engine takes the first)
+    assert said(s, "take 0") == "take hold 1 (1 food), emptying your hold 1 (3 doubloons)"
+    s.apply("take 3")
+    assert s.hold_types[2] == GOLD and FOOD not in s.hold_types[0:5]  # as the option said
+    s = spoils([GOLD, GOLD, FOOD, GUNPOWDER, GOLD])
+    assert said(s, "take 3") == "take hold 4 (4 doubloons), emptying a hold"
+    s = spoils([GOLD, GOLD, FOOD, GOLD, 0])  # an empty hold takes it
+    assert said(s, "take 3") == "take hold 4 (4 doubloons)"

@@ -45,6 +45,7 @@ from .data import (
     STAR,
 )
 from .events import ship_name as default_name
+from .holds import load_holds, slot_count
 from .ops import (
     C_BLIND,
     C_CAPTAIN,
@@ -183,7 +184,7 @@ def pending(
                   g(N_("{name}: {winner} won — choose the spoils from {loser}."))
                   )  # fmt: skip
         prompt = prompt.format(name=name, winner=ship_name(winner, n), loser=ship_name(loser, n))
-        labels = [_spoil(s, loser, a, t) for a in legal]
+        labels = [_spoil(s, loser, a, t, winner) for a in legal]
     else:
         prompt, labels = _chance_words(kind, legal, [ship_name(k, n) for k in range(s.ns)], t)
     if not labels:
@@ -240,13 +241,14 @@ def _move_words(
     return prompt, labels, {"ship": ship, "destinations": [a - MOVE for a in legal]}
 
 
-def _spoil(s: BaseState, loser: int, a: Action, t: Translations) -> str:
+def _spoil(s: BaseState, loser: int, a: Action, t: Translations, winner: int) -> str:
     g = t.gettext
     if a == TAKE + SIXTH:  # the hold's cargo; stealing the card (below) takes both
         return g(N_("take the cargo of {hold}, not the card")).format(
-            hold=_hold(s, loser, SIXTH, t))
+            hold=_hold(s, loser, SIXTH, t)) + _room(s, winner, loser, SIXTH, t)
     if TAKE <= a < TAKE + SLOTS:
-        return g(N_("take {hold}")).format(hold=_hold(s, loser, a - TAKE, t))
+        return g(N_("take {hold}")).format(hold=_hold(s, loser, a - TAKE, t)) + _room(
+            s, winner, loser, a - TAKE, t)
     if a == STEAL + HOLD6:
         return g(N_("steal the 6th Hold card, with its cargo"))
     if STEAL <= a < STEAL_BLIND:
@@ -256,6 +258,30 @@ def _spoil(s: BaseState, loser: int, a: Action, t: Translations) -> str:
     if GIVE <= a < GIVE + len(CURSED):
         return g(N_("give {treasure}")).format(treasure=g(TREASURES[CURSED[a - GIVE]]))
     return g(N_("take nothing"))
+
+
+def _room(s: BaseState, winner: int, loser: int, h: int, t: Translations) -> str:
+    """What loading the loser's hold `h` costs the winner (§5, as `load_options` decides): "",
+    or ", emptying your hold 1 (3 food)" (the only hold it can empty: alike holds are one), or
+    ", emptying a hold" (the winner's player chooses which). A review: taking 5 doubloons into
+    full holds silently threw out the player's only food. The Ghost Ship throws spoils overboard:
+    nothing to empty."""
+    if winner == s.gh:
+        return ""
+    resource = s.hold_types[loser * SLOTS + h]
+    base = winner * SLOTS
+    end = base + slot_count(s, winner)
+    holds = load_holds(s.hold_types[base:end], s.hold_counts[base:end], resource)
+    if not holds or s.hold_counts[base + holds[0]] == 0:
+        return ""  # an empty hold takes it (or every hold holds it: the take is ignored)
+    if len(holds) == 1:  # the decider is the winner's player: "your"
+        mine = holds[0]
+        i = base + mine
+        said = (N_(", emptying your 6th Hold ({amount})") if mine == SIXTH else
+                N_(", emptying your hold {k} ({amount})"))  # fmt: skip
+        return t.gettext(said).format(k=mine + 1,
+                                      amount=amount(s.hold_counts[i], s.hold_types[i], t))
+    return t.gettext(N_(", emptying a hold"))
 
 
 def _owed(s: BaseState, ship: int, resource: int, count: int, t: Translations) -> dict[str, Any]:
