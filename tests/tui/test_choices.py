@@ -191,3 +191,28 @@ def test_a_card_that_loads_into_full_holds_says_it_empties_one() -> None:
     assert "☀ load 1 food " in label + " " and "☾ load 6 gunpowder, emptying a hold" in label
     s.hold_counts[3], s.hold_types[3] = 0, 0
     assert "emptying" not in question(s, 0, NAMES).choices[0].label.plain
+
+
+def test_a_load_after_a_lair_says_the_6th_hold_could_spare_a_hold() -> None:
+    """A strong player's review: holds 5$ 4f 6p 3$ 6$, "Forward / Gunpowder: ☀ forward 4 → 37
+    lair ✦ treasure ☾ load 5 gunpowder" — then a question which hold to empty. The treasure
+    might be the 6th Hold (a new empty hold), so the hint said nothing; it now says both."""
+    from jamaica.rules.data import CARD_NAMES, FOOD, GUNPOWDER, HOLD6
+
+    session = _at_card_choice()
+    s = session.state
+    s.pos[0], s.lap[0] = 33, 0
+    for k in range(1, s.ns):
+        s.pos[k] = 0  # nobody on space 37: no battle
+    s.tokens |= 1 << 37  # its treasure is still there
+    s.morning, s.evening = 4, 5
+    for h, (kind, n) in enumerate(((GOLD, 5), (FOOD, 4), (GUNPOWDER, 6), (GOLD, 3), (GOLD, 6))):
+        s.hold_types[h], s.hold_counts[h] = kind, n
+    s.hand[0] = 1 << CARD_NAMES.index("fwd-gun")
+    s.legal = [Action.parse("play fwd-gun")]
+    s.powers[HOLD6] = -1  # not drawn yet
+    label = question(s, 0, NAMES).choices[0].label.plain
+    assert "☾ load 5 gunpowder, emptying a hold unless you draw the 6th Hold" in label, label
+    s.powers[HOLD6] = 1  # another ship has it: the treasure cannot be it
+    label = question(s, 0, NAMES).choices[0].label.plain
+    assert "☾ load 5 gunpowder, emptying a hold" in label and "unless" not in label, label

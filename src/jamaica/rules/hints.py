@@ -39,6 +39,7 @@ from .data import (
     FOOD,
     FORWARD,
     GOLD,
+    HOLD6,
     LAIR,
     NUM_CARDS,
     PORT,
@@ -77,6 +78,8 @@ class _Place(NamedTuple):
     # its usable holds one by one (types, counts), while nothing has made them uncertain
     types: tuple[int, ...] | None
     counts: tuple[int, ...]
+    drawable: bool = False  # a lair's treasure may still be the 6th Hold (no one has drawn it)
+    maybe_sixth: bool = False  # the holds are `types`, unless a treasure just drawn is the 6th Hold
 
 
 class _Outcome(NamedTuple):
@@ -87,7 +90,7 @@ class _Outcome(NamedTuple):
     words: str
     place: _Place
     then_ignored: bool | None = None  # a load settled whether the evening's load is ignored
-    then_room: bool | None = None  # a load settled whether the evening's must empty a hold
+    then_room: int | None = None  # a load settled whether the evening's must empty a hold
 
 
 def _arrive(
@@ -171,9 +174,12 @@ def _after(place: _Place, hint: dict[str, Any], crossed: bool, forward: bool) ->
     food = place.food - (due if resource == "food" else 0)
     gold = place.gold - (due if resource == "doubloons" else 0)
     tokens = place.tokens & ~(1 << dest) if hint["treasure"] else place.tokens
-    # a payment (from which holds?), a battle or a treasure (the 6th Hold) changes the holds
-    same = not (due or hint["battle"] or hint["treasure"])
-    return _Place(dest, lap, food, gold, tokens, place.types if same else None, place.counts)
+    # a payment (from which holds?) or a battle changes the holds; a treasure only if it is the
+    # 6th Hold (a new empty hold), which the hint says as "unless you draw the 6th Hold"
+    same = not (due or hint["battle"])
+    maybe = bool(hint["treasure"]) and place.drawable
+    return _Place(dest, lap, food, gold, tokens, place.types if same else None, place.counts,
+                  place.drawable, maybe)  # fmt: skip
 
 
 def _load(place: _Place, resource: int, die: int, t: Translations) -> list[_Outcome]:
@@ -209,14 +215,23 @@ def _ignored(place: _Place, resource: int) -> bool | None:
     if place.lap >= 1:
         return True  # finished: every action is ignored
     types = place.types
-    return None if types is None else types.count(resource) == len(types)
+    if types is None or (place.maybe_sixth and types.count(resource) == len(types)):
+        return None  # the 6th Hold, if drawn, would take it
+    return types.count(resource) == len(types)
 
 
-def _makes_room(place: _Place) -> bool | None:
+EMPTIES: Final = 1  # `_makes_room`: a load must empty a hold
+UNLESS_SIXTH: Final = 2  # … unless the treasure drawn on the way is the 6th Hold
+
+
+def _makes_room(place: _Place) -> int | None:
     """Whether a load (not ignored) must first empty a hold (§5: no empty hold), if the holds
-    are known. A review saw "load 1 food" beside full holds of doubloons: nothing said that
-    playing the card throws a hold's doubloons out."""
-    return None if place.types is None else 0 not in place.counts
+    are known: 0, `EMPTIES` or `UNLESS_SIXTH`. A review saw "load 1 food" beside full holds of
+    doubloons: nothing said that playing the card throws a hold's doubloons out; another saw it
+    again after a lair, whose treasure might have been the 6th Hold."""
+    if place.types is None or 0 in place.counts:
+        return None if place.types is None else 0
+    return UNLESS_SIXTH if place.maybe_sixth else EMPTIES
 
 
 def _morning(
@@ -264,13 +279,15 @@ def _move_step(
 
 
 def _load_step(time: str, icon: int, die: int, ignored: bool | None, t: Translations,
-               finished: bool = False, room: bool | None = None) -> dict[str, Any]:  # fmt: skip
+               finished: bool = False, room: int | None = None) -> dict[str, Any]:  # fmt: skip
     """A load's step; `ignored`: every hold holds that type (§5), None if not known yet;
     `finished`: the ship has finished, the action is ignored (§9); `room`: a hold must be
     emptied first (`_makes_room`), None if not known."""
     name = RESOURCE_NAMES[icon]
-    if not ignored and room:
+    if not ignored and room == EMPTIES:
         said = N_("Load {amount}, emptying a hold")
+    elif not ignored and room == UNLESS_SIXTH:
+        said = N_("Load {amount}, emptying a hold unless you draw the 6th Hold")
     elif not ignored:
         said = N_("Load {amount}")
     elif finished:
@@ -280,7 +297,7 @@ def _load_step(time: str, icon: int, die: int, ignored: bool | None, t: Translat
     words = t.gettext(said).format(amount=amount(die, icon, t))
     return {"time": time, "what": "load", "words": words, "die": die, "resource": name,
             "amount": die, "ignored": ignored, "finished": finished,
-            "empties": bool(room) and not ignored}  # fmt: skip
+            "empties": room == EMPTIES and not ignored}  # fmt: skip
 
 
 def _evening(
@@ -331,7 +348,7 @@ def card_preview(s: State, player: int, t: Translations = ENGLISH) -> list[dict[
     end = base + slot_count(s, player)
     types, counts = tuple(s.hold_types[base:end]), tuple(s.hold_counts[base:end])
     here = _Place(s.pos[player], s.lap[player], total(s, player, FOOD), total(s, player, GOLD),
-                  s.tokens, types, counts)  # fmt: skip
+                  s.tokens, types, counts, s.powers[HOLD6] == -1)  # fmt: skip
     for c in range(NUM_CARDS):
         if not s.hand[player] >> c & 1:
             continue
