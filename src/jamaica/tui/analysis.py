@@ -138,9 +138,10 @@ def verdict_row(verdict: Verdict, words: Mapping[int, str], _: Words = ENGLISH,
 
 
 def differing(yours: str, best: str, _: Words = ENGLISH) -> tuple[str, str]:
-    """Two ways to pay as a row shows them: what both take is left out ("…"), so that where they
-    differ is not cut off — "Pay doubloons: … 2 from hold 4 and 1 from the 6th Hold" and "… 3 from
-    hold 4" (the panel says each in full)."""
+    """Two ways to pay as a row shows them: what both take is left out ("and …"), so that where
+    they differ is not cut off — "Pay doubloons: 2 from hold 4 and 1 from the 6th Hold and …" and
+    "3 from hold 4 and …" (the panel says each in full). The "…" comes last, so that no row reads
+    as a whole payment (a review read "… 1 from hold 1" as paying 1)."""
     head, colon, rest = yours.partition(": ")
     _head, _colon, other = best.partition(": ")
     if not colon or not _colon:
@@ -151,7 +152,8 @@ def differing(yours: str, best: str, _: Words = ENGLISH) -> tuple[str, str]:
     only_theirs = [p for p in theirs if p not in mine]
     if not only_mine or not only_theirs or len(only_mine) == len(mine):
         return yours, best
-    return f"{head}{colon}… " + joint.join(only_mine), "… " + joint.join(only_theirs)
+    return (f"{head}{colon}" + joint.join([*only_mine, "…"]),
+            joint.join([*only_theirs, "…"]))  # fmt: skip
 
 
 def _cut(text: Text, width: int | None) -> Text:
