@@ -50,7 +50,8 @@ def test_the_summary_counts_and_names_where_most_was_lost() -> None:
     words = {70: "into hold 1 (2 food)", 71: "empty and load into hold 2 (3 doubloons)"}
     _ = Words("en")
     text = say_summary(GameAnalysis(0, v), words, _)
-    assert text == ("0 inaccuracies, 1 mistake, 1 blunder in 2 decisions. You lost most at round "
+    assert text == ("0 inaccuracies, 1 mistake, 1 blunder in 2 decisions. Your chance to win, by "
+                    "master: 50% in round 1, 45% in round 9. You lost most at round "
                     "9 (loading): empty and load into hold 2 (3 doubloons) instead of into hold "
                     "1 (2 food), 25 points of win chance.")  # fmt: skip
     assert say_verdict(v[1], words, _) == (
@@ -166,3 +167,19 @@ def test_an_answer_as_good_as_shown_but_not_master_s_is_not_called_master_s() ->
     assert not v.even
     assert say_verdict(v, words, Words("en")) == (
         "Round 1, move: forward 3 — about as good as master's choice, forward 6.")
+
+
+def test_the_summary_says_how_the_chance_fell_and_what_the_marks_cost_of_it() -> None:
+    """A strong player's review: "1 mistake" read as "you played fine" in a game whose chance
+    to win fell from 45% to 4%. The summary now says the fall, and how little of it was marked."""
+    v = (Verdict(3, 1, "card", ((15, 0.48), (14, 0.45)), 14, 0.03, ""),
+         Verdict(40, 4, "card", ((15, 0.48), (14, 0.38)), 14, 0.1, "mistake"),
+         Verdict(90, 10, "load", ((70, 0.04), (71, 0.04)), 70, 0.0, ""))  # fmt: skip
+    text = say_summary(GameAnalysis(0, v), {14: "Food / Forward", 15: "Forward"}, Words("en"))
+    assert ("Your chance to win, by master: 45% in round 1, 4% in round 10. The marked answers "
+            "cost 10 points of it; the rest came from the dice, the cards and the other "
+            "players.") in text, text
+    fr = say_summary(GameAnalysis(0, v), {}, Words("fr"), "Anne")
+    assert f"Chance de gagner d’Anne, selon le bot maître{NNBSP}: 45{NNBSP}% à la manche 1" in fr
+    assert "Les réponses marquées en ont coûté 10 points" in fr
+    assert say_summary(GameAnalysis(0, v[:1]), {}, Words("en")).count("chance to win") == 0

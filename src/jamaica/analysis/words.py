@@ -127,7 +127,31 @@ def say_summary(
     marks = say_counts(a, _)
     head = _.n("{marks} in {n} decision.", "{marks} in {n} decisions.", len(a.verdicts),
                marks=marks)  # fmt: skip
-    return head + " " + say_lost_most(a, worst_words, _, who)
+    course = say_course(a, _, who)
+    return head + (" " + course if course else "") + " " + say_lost_most(a, worst_words, _, who)
+
+
+def say_course(a: GameAnalysis, _: Words, who: str | None = None) -> str:
+    """How the player's chance to win went, by master's value of the answers they gave, from
+    their first decision to their last, and what the marked ones cost of a fall: a strong
+    player's review read "1 mistake" as "you played fine" in a game whose chance fell from 45%
+    to 4%. "" with fewer than two decisions."""
+    if len(a.verdicts) < 2:
+        return ""
+    first, last = a.verdicts[0], a.verdicts[-1]
+    start, end = percent(dict(first.values)[first.chosen]), percent(dict(last.values)[last.chosen])
+    found = {"start": start, "first": first.round, "end": end, "last": last.round}
+    said = (_("{name}'s chance to win, by master: {start}% in round {first}, {end}% in round "
+              "{last}.", name=who, **found) if who is not None else
+            _("Your chance to win, by master: {start}% in round {first}, {end}% in round {last}.",
+              **found))  # fmt: skip
+    marked = sum(points(v.loss) for v in a.verdicts if v.mark)
+    if start - end <= marked:
+        return said
+    return said + " " + _.n(
+        "The marked answers cost {n} point of it; the rest came from the dice, the cards and the "
+        "other players.", "The marked answers cost {n} points of it; the rest came from the "
+        "dice, the cards and the other players.", marked)  # fmt: skip
 
 
 def say_lost_most(
@@ -210,6 +234,7 @@ __all__ = [
     "labels",
     "render",
     "say_counts",
+    "say_course",
     "say_lost_most",
     "say_summary",
     "say_verdict",
