@@ -284,6 +284,9 @@ def test_negative_numbers_are_written_with_a_minus_sign() -> None:
                 text = render.ships_text(view, names, 80, detail=True).plain
                 assert "(−" in text or ", −" in text, text
                 assert not re.search(r"-\d", text), text
+                # the table's own line (no detail) shows them too: "T−2−4", "T+3−4"
+                line = render.ships_text(view, names, 80).plain.splitlines()[k]
+                assert re.search(r"T\S*−\d", line), line
     s = session.state
     names = [session.name(k) for k in range(s.ns)]
     view = s.view(None)

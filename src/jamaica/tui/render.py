@@ -312,7 +312,8 @@ def ships_text(
     _: Words = ENGLISH,
 ) -> Text:
     """A line per ship: tag, name (⚑ the Captain, ▸ whose turn), space (↺ behind the start
-    line), holds, treasures (T face-down cards, powers by initial), cards in hand; with
+    line), holds, treasures (T face-down cards, with the values the viewer knows — a review
+    learnt their own −2 and −4 only from the log —, powers by initial), cards in hand; with
     `detail`, a second line in words: powers, treasures, cards, the last cards played."""
     ghosts = ghost_ships(view)
     tag_of = tags(names, ghosts, _)
@@ -325,8 +326,14 @@ def ships_text(
         rest.append(f" {_place(ship, _):>{place_w}} ", "bold")
         rest.append_text(holds_text(ship["holds"], _=_))
         extras = []
-        if ship["face_down"]:
-            extras.append(f"T{ship['face_down']}")
+        if ship["face_down"]:  # their values if the viewer knows them all (theirs): "T−2+3"
+            known = [signed(c) if c[:1] in "+-" else "6" if c == "hold6" else c[0].upper()
+                     for c in ship["face_down_known"]]  # fmt: skip
+            numbers = all(c[:1] in "+−" for c in known)
+            if known and len(known) == ship["face_down"]:
+                extras.append("T" + ("" if numbers else ",").join(known))
+            else:  # the count only, to leave the names their room (the detail says the rest)
+                extras.append(f"T{ship['face_down']}")
         extras += [p[0].upper() if p != "hold6" else "6" for p in ship["powers"]]
         if not ship["ghost"]:
             extras.append(_("{n}c", n=ship["hand_size"]))
