@@ -225,11 +225,14 @@ def test_a_spectator_keeps_up_with_bots(server: Server, browser: Any) -> None:
     assert page.inner_text("#caption") == ""
     both_sizes(page, "waiting")
     assert server.post(f"/api/tables/{t['id']}/start", {"bot": "hard"}, zoe["key"])[0] == 200
-    behind = "() => Number(document.body.dataset.queue) >= 4"
+    # behind, and offering to skip, seen in one look: the page may jump to now between two
+    # looks (a full run, under load, saw the queue at 4 and then the button hidden)
+    behind = ("() => Number(document.body.dataset.queue) >= 4 && "
+              "document.getElementById('skip').getClientRects().length > 0 && "
+              "!document.getElementById('skip').hidden")  # fmt: skip
     for size, (w, h) in SIZES.items():  # a picture of each size while the page catches up
         page.set_viewport_size({"width": w, "height": h})
         page.wait_for_function(behind, timeout=WAIT)
-        assert page.locator("#skip").is_visible()
         screenshot(page, f"present-catching-up-{size}")
     page.wait_for_selector("#scores", timeout=180_000)
     page.wait_for_timeout(500)
