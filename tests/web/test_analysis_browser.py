@@ -68,6 +68,9 @@ def test_a_player_s_analysis_on_the_replay(srv: Server, browser: Any, size: str,
     page.click("#analyse")
     page.wait_for_selector("button.verdict", timeout=120_000)
     text = page.inner_text("#analysis")
+    # how the chance to win went, then where most was lost (a strong player's review)
+    assert ("Ta chance de gagner, selon le bot maître" if lang == "fr" else
+            "Your chance to win, by master:") in text, text  # fmt: skip
     if lang == "fr":
         assert "Décisions d’Ann" in text and "imprécision" in text
         for english in ("Analyse my decisions", "master's choice", "inaccurac", "blunders"):

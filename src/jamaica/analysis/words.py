@@ -186,7 +186,8 @@ def render(
 ) -> dict[str, Any]:  # fmt: skip
     """The analysis as a reader gets it (JSON-safe): per verdict its step, round, kind (code and
     words), mark (code, words, ?!/?/??), loss, the answer taken and master's, every option with its
-    label and value, and a sentence; the counts and the summary. Replays the game for the labels
+    label and value, and a sentence; the counts and the summary (and its parts: how the chance
+    to win went, `course`, and where most was lost, `lost_most`). Replays the game for the labels
     (the player's own questions)."""
     _ = Words(lang)
     at = {v.step: v for v in a.verdicts}
@@ -217,7 +218,8 @@ def render(
     return {
         "player": a.player, "iterations": a.iterations, "counts": a.counts(),
         "worst": None if w is None else w.step, "verdicts": out,
-        "summary": say_summary(a, worst_words, _), "lost_most": say_lost_most(a, worst_words, _),
+        "summary": say_summary(a, worst_words, _), "course": say_course(a, _),
+        "lost_most": say_lost_most(a, worst_words, _),
         "players": config.players, "thresholds": shown_thresholds(config.players),
     }  # fmt: skip
 

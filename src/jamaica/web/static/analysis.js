@@ -207,6 +207,7 @@ export class Analysis {
       "With {n} player, losing {inaccuracy} points of win chance or more is an inaccuracy, {mistake} a mistake, {blunder} a blunder.",
       "With {n} players, losing {inaccuracy} points of win chance or more is an inaccuracy, {mistake} a mistake, {blunder} a blunder.",
       a.players || 2, { inaccuracy: i, mistake: m, blunder: b })));
+    if (a.course) box.append(el("p", { class: "analysis-summary" }, a.course));
     box.append(el("p", { class: "analysis-summary" }, a.lost_most || a.summary));
     if (a.worst !== null) {
       const worst = el("button", { type: "button", class: "link-button" }, t("Go to where you lost most"));
