@@ -229,8 +229,10 @@ def _makes_room(place: _Place) -> int | None:
     are known: 0, `EMPTIES` or `UNLESS_SIXTH`. A review saw "load 1 food" beside full holds of
     doubloons: nothing said that playing the card throws a hold's doubloons out; another saw it
     again after a lair, whose treasure might have been the 6th Hold."""
-    if place.types is None or 0 in place.counts:
-        return None if place.types is None else 0
+    if place.types is None:
+        return None
+    if 0 in place.counts:
+        return 0
     return UNLESS_SIXTH if place.maybe_sixth else EMPTIES
 
 
