@@ -540,7 +540,10 @@ def test_targets_without_on_pick_are_only_shown(browser: Any, bench: str) -> Non
         page.close()
 
 
-def test_flash_space_calls_out_a_battle_then_fades(browser: Any, bench: str) -> None:
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_flash_space_calls_out_a_battle_then_fades(
+    browser: Any, bench: str, size: tuple[int, int]
+) -> None:
     flashes = [
         {"space": 9, "text": "Battle! Ann attacks Bob", "kind": "battle"},
         {"space": 30, "text": "Shortage", "kind": "shortage", "ms": 300},
@@ -548,16 +551,24 @@ def test_flash_space_calls_out_a_battle_then_fades(browser: Any, bench: str) -> 
     page = open_board(
         browser,
         bench,
-        (1280, 800),
+        size,
         view={"ships": [ship(0, 9), ship(1, 9)]},
         names=["Ann", "Bob"],
         flash=flashes,
     )
     try:
+        # the pages' own style sheet too: its battle panel (`.panel.battle`) once also matched
+        # the flash's `battle` class and moved every battle call-out half a board up and left
+        page.add_style_tag(url="/static/style.css")
         battle = page.locator(".board-flash.battle[data-flash-for='9']")
         assert battle.text_content() == "Battle! Ann attacks Bob"
         box, svg = battle.bounding_box(), page.locator("svg.board").bounding_box()
         assert svg["x"] <= box["x"] and box["x"] + box["width"] <= svg["x"] + svg["width"]
+        ring = page.locator(".board-flash.battle .board-flash-ring").bounding_box()
+        space = page.locator(".board-space[data-space='9'] .board-space-shape").bounding_box()
+        centre = (ring["x"] + ring["width"] / 2, ring["y"] + ring["height"] / 2)
+        assert space["x"] <= centre[0] <= space["x"] + space["width"]
+        assert space["y"] <= centre[1] <= space["y"] + space["height"]
         page.wait_for_selector(".board-flash.shortage", state="detached", timeout=3000)
         assert battle.count() == 1
     finally:

@@ -134,7 +134,12 @@ def test_http_errors_and_the_replay_speak_the_readers_language(server: Server) -
     fr = _http(server, f"/api/tables/{t['id']}/replay?step=20", "fr")[1]
     en = _http(server, f"/api/tables/{t['id']}/replay?step=20", "en")[1]
     assert fr["view"] == en["view"] and len(fr["events"]) == len(en["events"]) > 0
-    assert fr["events"][0].startswith("La course commence") and en["events"][0].startswith("The")
+    assert fr["events"][0]["text"].startswith("La course commence")
+    assert en["events"][0]["text"].startswith("The")
+    # the codes are the same for every reader, as at the table
+    assert [(e["kind"], e["args"]) for e in fr["events"]] == [
+        (e["kind"], e["args"]) for e in en["events"]
+    ]
     chosen = _http(server, f"/api/tables/{t['id']}/replay?step=20&lang=fr", "en")[1]
     assert chosen["events"] == fr["events"]  # the page's choice, sent as ?lang=, wins
 
@@ -149,3 +154,28 @@ def test_french_typography_in_what_the_server_says(server: Server) -> None:
             for mark in ":;!?":
                 assert f" {mark}" not in text, text
         assert f"{NNBSP}:" in q["prompt"], q["prompt"]
+
+
+def test_a_card_offered_early_is_asked_in_the_readers_language(server: Server) -> None:
+    """Two players, both reading French: while one is asked the engine's question (the
+    Captain's dice, or the first card), the other is offered their card early — and that offer's
+    prompt is French too (a review found "Choose your card — everyone chooses at the same time."
+    in English on a French table, every round)."""
+    t = server.table([("Ann", None), ("Bob", None)])
+    with server.ws(t["id"]) as a, server.ws(t["id"]) as b:
+        hello(a, 0, t["seats"][0]["token"], "fr")
+        hello(b, 1, t["seats"][1]["token"], "fr")
+        early: dict[str, Any] | None = None
+        end = time.monotonic() + 30
+        while early is None and time.monotonic() < end:
+            for ws in (a, b):
+                for m in updates(ws, 0.2):
+                    q = m["question"]
+                    if q is not None and q["early"]:
+                        early = q
+                    elif q is not None and q["kind"] == "dice_order":  # the Captain's dice
+                        send(ws, op="act", action=q["options"][0]["action"], turn=m["turn"])
+        assert early is not None, "no card was offered early"
+        assert early["kind"] == "card"
+        assert "Choose your card" not in early["prompt"], early["prompt"]
+        assert "choisis" in early["prompt"].lower(), early["prompt"]

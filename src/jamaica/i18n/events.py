@@ -5,8 +5,10 @@ reader's. The Ghost Ship's default name is translated; players' names never are.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from ..rules.data import GHOST_NAME
+from ..rules.events import EVENT_NAMES
 from ..rules.events import describe as describe_with
 from ..rules.phrases import GHOST
 from . import translations
@@ -20,3 +22,12 @@ def describe(
     if names is not None:
         names = [t.gettext(GHOST) if name == GHOST_NAME else name for name in names]
     return describe_with(event, players, names, t)
+
+
+def record(
+    event: Sequence[int], players: int, names: Sequence[str] | None = None, lang: str = "en"
+) -> dict[str, Any]:
+    """The event as the server sends it (a table's log, a replay's): its kind and arguments,
+    the same for every reader, and its sentence in `lang`."""
+    return {"kind": EVENT_NAMES[event[1]], "args": event[2:],
+            "text": describe(event, players, names, lang)}  # fmt: skip

@@ -23,7 +23,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from ..i18n.events import describe
+from ..i18n.events import record
 from ..rules import Config, State, new_game
 from ..rules.view import can_see
 from .orphans import exit_with_parent, stop_pool
@@ -122,7 +122,7 @@ def _work(key: _Key, config: dict[str, Any], history: tuple[int, ...]) -> tuple[
         s.apply(history[i])
         if (i + 1) % CHECKPOINT == 0 and (i + 1) // CHECKPOINT == len(marks):
             marks.append(s.clone())
-    events = [describe(e, s.n, names, lang) for e in s.events or () if can_see(e[0], None)]
+    events = [record(e, s.n, names, lang) for e in s.events or () if can_see(e[0], None)]
     body = json.dumps({"view": s.view(None), "events": events}, separators=(",", ":"))
     return body[1:-1].encode(), step - start * CHECKPOINT
 

@@ -19,13 +19,12 @@ from typing import Any
 
 from ..bots import FALLBACK, parse_spec, safe_spec
 from ..i18n import LANGUAGES, Words, translations
-from ..i18n.events import describe
+from ..i18n.events import record
 from ..rules import CHANCE, Action, Config, ParseError, State
 from ..rules.data import CARD_NAMES
-from ..rules.events import EVENT_NAMES
 from ..rules.hints import card_preview, move_hints, pay_plans
 from ..rules.ops import T_CHOOSE
-from ..rules.phrases import card
+from ..rules.phrases import N_, card
 from ..rules.view import can_see
 from ..rules.view import cards as cards_of
 from ..session import GameSession, Seat, clean_name
@@ -753,8 +752,7 @@ class LiveTable(Social):
                 d = words.get(i)
                 if d is None:  # the args a tuple (JSON: a list): then the garbage collector
                     # stops looking at the event's words after their first collection
-                    d = words[i] = {"kind": EVENT_NAMES[e[1]], "args": e[2:],
-                                    "text": describe(e, s.n, self.names, lang)}  # fmt: skip
+                    d = words[i] = record(e, s.n, self.names, lang)
                 where.append(i)
                 described.append(d)
         self._logs_seen[audience] = len(events)
@@ -811,7 +809,7 @@ class LiveTable(Social):
         elif self.can_choose_early(seat):
             message["question"] = {
                 "kind": "card",
-                "prompt": Words(lang)("Choose your card — everyone chooses at the same time."),
+                "prompt": Words(lang)(N_("Choose your card — everyone chooses at the same time.")),
                 "options": [
                     {"action": f"play {c}", "label": card(c, t)} for c in cards_of(s.hand[seat])
                 ],

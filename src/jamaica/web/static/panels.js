@@ -17,11 +17,14 @@ export class DicePanel {
   show(view, names) {
     const d = view.dice;
     const s = this.state;
-    if (s && s.roll.join() === d.roll.join() && s.morning === d.morning && s.evening === d.evening) return;
+    // before the roll, the round too: a replay's jump from one round's start to another's
+    // (or from the setup's) must not keep the words of the first
+    const same = s && s.roll.join() === d.roll.join() && s.morning === d.morning && s.evening === d.evening;
+    if (same && (d.roll.length || s.round === view.round)) return;
     if (d.morning) this.placed(view.captain, d.morning, d.evening, names, false, d.roll);
     else if (d.roll.length) this.rolled(d.roll[0], d.roll[1], false);
     else {
-      this.state = { roll: [], morning: 0, evening: 0 };
+      this.state = { roll: [], morning: 0, evening: 0, round: view.round };
       const text = view.round >= 1 ? t("Round {round}: the Captain rolls the dice.", { round: view.round }) : t("The first round has not begun.");
       this.box.replaceChildren(el("span", { class: "dice-wait" }, text));
     }
@@ -134,14 +137,16 @@ export class BattlePanel {
       chip.style.backgroundColor = shipColour(k, Boolean(f.ghost && f.ghost[k]));
       name.append(chip, document.createTextNode(role));
       side.appendChild(name);
-      const die = el("div", { class: "battle-die" + (s.die === null ? " waiting" : "") }, s.die === null ? "?" : FACES[s.die]);
+      // a side that never rolled (the attacker's star wins at once) waits no more once it is over
+      const rolling = s.die === null && !f.over;
+      const die = el("div", { class: "battle-die" + (s.die === null ? " waiting" : "") }, rolling ? "?" : s.die === null ? "–" : FACES[s.die]);
       side.appendChild(die);
       const parts = [];
       if (s.powder !== null) parts.push(amount(s.powder, "gunpowder"));
       if (f.beth[k]) parts.push(t("Lady Beth +2"));
       if (s.power !== null && s.die !== 5) parts.push(t("firepower {power}", { power: s.power }));
       if (s.die === 5) parts.push(t("the star wins"));
-      side.appendChild(el("div", { class: "battle-detail" }, parts.join(" · ") || (s.die === null ? "…" : "")));
+      side.appendChild(el("div", { class: "battle-detail" }, parts.join(" · ") || (rolling ? "…" : "")));
       if (f.over && f.winner === k) side.appendChild(el("div", { class: "battle-result" }, t("Wins!")));
       row.appendChild(side);
     }

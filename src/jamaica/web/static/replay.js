@@ -104,9 +104,14 @@ async function show(n) {
   board.draw(d.view, names, {});
   drawShips($("ships"), d.view, names, null);
   dice.show(d.view, names);
+  const events = d.events.map((e) => (typeof e === "string" ? lineText(e) : e));
+  // the battle of this step, told by its events from the last one's start (so a won battle
+  // shows its dice and winner, as at the table), or by the view (a battle still going on)
+  battle.close();
+  const fought = events.map((e) => e.kind).lastIndexOf("battle");
+  if (fought >= 0) for (const ev of events.slice(fought)) battle.event(ev, names, d.view);
   battle.fromView(d.view, names);
   log.reset(names, null, ghost);
-  const events = d.events.map((e) => (typeof e === "string" ? lineText(e) : e));
   for (const ev of events.slice(-250)) log.add(ev, false);
   log.toBottom();
   const fin = $("final");
