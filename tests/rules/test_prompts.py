@@ -30,12 +30,14 @@ def test_a_payment_the_engine_began_says_what_is_left_to_pay() -> None:
     d = s.pending()
     assert d.kind == "pay"
     assert d.prompt == (
-        "Anne Bonny: 3 food for space 2, 1 taken already: 2 still to pay — take one from which "
+        "Anne Bonny: 3 food for space 2, 1 taken already where there was no choice: 2 still to "
+        "pay — take one from which "
         "hold?"
     )
     assert d.options == ("hold 1 (1 food)", "hold 2 (2 food)")
     assert d.context == {"ship": 0, "due": 3, "left": 2, "for": "space 2",
-                         "owed": "3 food for space 2, 1 taken already: 2 still to pay"}  # fmt: skip
+                         "owed": "3 food for space 2, 1 taken already where there was no "
+                                 "choice: 2 still to pay"}  # fmt: skip
 
 
 def test_a_payment_from_the_start_says_what_it_is_for() -> None:
@@ -55,7 +57,9 @@ def test_gunpowder_spent_is_paid_for_the_battle() -> None:
     s.apply("powder 3")
     assert texts(s)[-1] == "Anne Bonny spends 3 gunpowder."
     d = s.pending()
-    assert d.prompt.startswith("Anne Bonny: 3 gunpowder for the battle, 1 taken already: 2 still ")
+    assert d.prompt.startswith(
+        "Anne Bonny: 3 gunpowder for the battle, 1 taken already where there was no choice: 2 "
+    )
 
 
 def _sabre_battle() -> State:

@@ -156,7 +156,8 @@ def test_the_payment_question_says_what_is_left_of_what() -> None:
     assert s.events_for(0)[-1]["text"] == "Anne Bonny must pay 3 food for space 2."
     q = question(s, 0, NAMES)
     assert q.prompt.plain == (
-        "Anne Bonny: 3 food for space 2, 1 taken already: 2 still to pay — from which holds?"
+        "Anne Bonny: 3 food for space 2, 1 taken already where there was no choice: 2 still to "
+        "pay — from which holds?"
     )
     # the splits count from the holds as they are now: the first token is gone
     assert [c.label.plain for c in q.choices] == [

@@ -297,9 +297,10 @@ def _owed(s: BaseState, ship: int, resource: int, count: int, t: Translations) -
         due, what = SPACE_COST[s.pos[ship]], g(N_("space {space}")).format(space=s.pos[ship])
     due = max(due, count)
     if due > count:
-        owed = g(N_("{amount} for {what}, {taken} taken already: {left} still to pay")).format(
-            amount=amount(due, resource, t), what=what, taken=due - count, left=count
-        )
+        said = N_("{amount} for {what}, {taken} taken already where there was no choice: "
+                  "{left} still to pay")  # (a review read "1 taken already" as a mistake)
+        owed = g(said).format(amount=amount(due, resource, t), what=what, taken=due - count,
+                              left=count)  # fmt: skip
     else:
         owed = g(N_("{amount} for {what} still to pay")).format(
             amount=amount(due, resource, t), what=what
