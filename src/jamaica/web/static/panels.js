@@ -56,6 +56,9 @@ export class DicePanel {
 const BATTLE_EVENTS = new Set(["battle", "powder", "die", "sabre", "win", "tie", "take", "steal_power",
   "steal_blind", "steal_seen", "give", "give_seen", "overboard", "nothing"]);
 
+// the questions a battle asks (its winner's spoils among them): the panel stays for these
+const BATTLE_QUESTIONS = new Set(["powder", "sabre", "spoils"]);
+
 export class BattlePanel {
   constructor(box) {
     this.box = box;
@@ -115,6 +118,12 @@ export class BattlePanel {
       lines: [], over: false, beth: {},
       ghost: { [b.attacker]: Boolean(view.ships[b.attacker].ghost), [b.defender]: Boolean(view.ships[b.defender] && view.ships[b.defender].ghost) } };
     this.render(names);
+  }
+
+  /** A question of the reader's own that is not the battle's: a battle over gives the board
+   * back (the panel covers its middle, and on a phone all of it above the question). */
+  asked(kind) {
+    if (this.fight && this.fight.over && !BATTLE_QUESTIONS.has(kind)) this.close();
   }
 
   close() {

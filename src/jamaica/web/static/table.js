@@ -171,7 +171,10 @@ function settle(u, newest = null) {
     dice.state = null;
   } else dice.show(view, names);
   battle.fromView(view, names);
-  if (u.question && isNew) newQuestion(u);
+  if (u.question && isNew) {
+    battle.asked(u.question.kind);
+    newQuestion(u);
+  }
   turnState(u);
   showSince(u);
   if (view.game_over) finish(view);

@@ -1,0 +1,67 @@
+"""The battle panel's life at the table (`panels.js`, in Chromium): a battle shows from its first
+event to its end, stays while its own questions are asked (the winner's spoils), and gives the
+board back when the reader is asked anything else — a review found a won battle covering the
+board (all of it above the question, on a phone) while the Captain was asked where the Ghost
+Ship goes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from .server import Server
+
+BATTLE_JS = """async (asks) => {
+  const { BattlePanel } = await import('/static/panels.js');
+  const box = document.createElement('div');
+  box.hidden = true;
+  document.body.appendChild(box);
+  const panel = new BattlePanel(box);
+  const names = ['Ann', 'Bob'];
+  const seen = [];
+  const events = [['battle', [0, 1, 9]], ['die', [0, 5, 0]], ['win', [0, 1]]];
+  for (const [kind, args] of events) panel.event({ kind, args, text: kind }, names, null);
+  seen.push([box.hidden, [...box.querySelectorAll('.battle-die')].map((d) => d.textContent)]);
+  for (const kind of asks) {
+    panel.asked(kind);
+    seen.push([box.hidden, kind]);
+  }
+  return seen;
+}"""
+
+
+@pytest.fixture(scope="module")
+def page_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    srv = Server(tmp_path_factory.mktemp("panels") / "jamaica.db").start()
+    try:
+        yield srv.url + "/static/board-demo.html"
+    finally:
+        srv.stop()
+
+
+def test_a_battle_over_gives_the_board_back_at_the_reader_s_next_question(
+    browser: Any, page_url: str
+) -> None:
+    page = browser.new_page()
+    try:
+        page.goto(page_url + "#{}")
+        seen = page.evaluate(BATTLE_JS, ["spoils", "move"])
+    finally:
+        page.close()
+    # the attacker's star: the defender never rolls, and once it is over nothing waits ("–")
+    assert seen[0] == [False, ["★", "–"]]
+    assert seen[1] == [False, "spoils"]  # the winner's question: the panel stays
+    assert seen[2] == [True, "move"]  # any other question: the board comes back
+
+
+def test_a_battle_going_on_stays_whatever_is_asked(browser: Any, page_url: str) -> None:
+    page = browser.new_page()
+    try:
+        page.goto(page_url + "#{}")
+        seen = page.evaluate(BATTLE_JS.replace(", ['win', [0, 1]]", ""), ["pay", "move"])
+    finally:
+        page.close()
+    assert seen[0] == [False, ["★", "?"]]
+    assert [hidden for hidden, _ in seen[1:]] == [False, False]
