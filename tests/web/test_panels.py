@@ -6,12 +6,9 @@ Ship goes."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
-
-from .server import Server
+from .test_board import bench  # noqa: F401  (the board's test bench: a page of the server's)
 
 BATTLE_JS = """async (asks) => {
   const { BattlePanel } = await import('/static/panels.js');
@@ -32,21 +29,12 @@ BATTLE_JS = """async (asks) => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def page_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    srv = Server(tmp_path_factory.mktemp("panels") / "jamaica.db").start()
-    try:
-        yield srv.url + "/static/board-demo.html"
-    finally:
-        srv.stop()
-
-
 def test_a_battle_over_gives_the_board_back_at_the_reader_s_next_question(
-    browser: Any, page_url: str
+    browser: Any, bench: str  # noqa: F811
 ) -> None:
     page = browser.new_page()
     try:
-        page.goto(page_url + "#{}")
+        page.goto(bench + "#{}")
         seen = page.evaluate(BATTLE_JS, ["spoils", "move"])
     finally:
         page.close()
@@ -56,10 +44,12 @@ def test_a_battle_over_gives_the_board_back_at_the_reader_s_next_question(
     assert seen[2] == [True, "move"]  # any other question: the board comes back
 
 
-def test_a_battle_going_on_stays_whatever_is_asked(browser: Any, page_url: str) -> None:
+def test_a_battle_going_on_stays_whatever_is_asked(
+    browser: Any, bench: str  # noqa: F811
+) -> None:
     page = browser.new_page()
     try:
-        page.goto(page_url + "#{}")
+        page.goto(bench + "#{}")
         seen = page.evaluate(BATTLE_JS.replace(", ['win', [0, 1]]", ""), ["pay", "move"])
     finally:
         page.close()
