@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import time
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,8 @@ from typing import Any
 import pytest
 
 from jamaica import Config, State
+from jamaica.rules import new_game
+from jamaica.rules.view import cards as cards_of
 from jamaica.web import history
 from jamaica.web import tables as tables_module
 from jamaica.web.outbox import Outbox
@@ -325,3 +328,59 @@ async def test_finished_tables_leave_memory_and_stay_listed_with_their_results(
 
 def _never(*args: Any, **kwargs: Any) -> LiveTable:
     raise AssertionError("a finished table was rebuilt")
+
+
+async def test_a_card_answer_of_an_earlier_round_is_stale(tmp_path: Path) -> None:
+    """A card choice is taken whatever happened since it was offered — within its round. A late
+    resend of an earlier round's card (its old turn) is refused as stale and changes nothing,
+    whether the engine asks the seat now or it could choose early (a review replayed turn 23's
+    card at turn 120 and it was played)."""
+    store = SQLiteStore(tmp_path / "j.db")
+    table, tokens = LiveTable.create(store, Config(2), [("A", None), ("B", None)])
+    outboxes = [Outbox(Wire()), Outbox(Wire())]
+    for o in outboxes:
+        o.start()
+    clients = [await table.join(outboxes[k], Hello(k, tokens[k])) for k in (0, 1)]
+    first: dict[int, int] = {}  # round -> the turn of its first card question
+    tried = set()
+    while len(tried) < 2:
+        await _until(lambda: table.session.human_to_move() is not None)
+        s = table.session.state
+        who = s.current_player()
+        kind = s.decision_kind()
+        if kind == "card":
+            first.setdefault(s.rnd, len(s.history))
+            other = 1 - who
+            for seat in (who, other):  # asked now, or offered early
+                if s.rnd > 1 and seat not in tried and s.chosen[seat] < 0:
+                    card = next(str(a) for a in table.session.state.legal) if seat == who else (
+                        f"play {next(iter(cards_of(s.hand[seat])))}")  # fmt: skip
+                    before = (s.to_dict(), dict(table.early))
+                    old = Act(card, first[s.rnd - 1])
+                    with pytest.raises(ProtocolError) as refused:
+                        await table.act(clients[seat], old)
+                    assert refused.value.code == "stale", (seat == who, refused.value.code)
+                    assert (table.session.state.to_dict(), dict(table.early)) == before
+                    tried.add(seat)
+        await table.act(clients[who], Act(str(s.legal[0]), len(s.history)))
+    assert tried == {0, 1}
+    table.close()
+
+
+@pytest.mark.parametrize("edition", ["2021", "classic"])
+def test_a_round_s_cards_are_asked_one_after_another_with_nothing_between(edition: str) -> None:
+    """What `LiveTable._cards_asked_at` stands on: at every card question of a round, the turn
+    less the cards chosen so far is the turn of the round's first card question (2–6 players,
+    with and without the Ghost Ship)."""
+    for seed in range(60):
+        rng = random.Random(seed)
+        players = 2 + seed % 5
+        ghost = players == 2 or (players < 6 and seed % 3 == 0)
+        s = new_game(Config(players, edition, ghost_ship=ghost), log=False)
+        first: dict[int, int] = {}
+        while not s.is_terminal():
+            if s.current_player() >= 0 and s.decision_kind() == "card":
+                first.setdefault(s.rnd, len(s.history))
+                assert len(s.history) - sum(c >= 0 for c in s.chosen) == first[s.rnd]
+            s.apply(s.sample_chance(rng) if s.current_player() < 0 else rng.choice(s.legal))
+        assert len(first) >= 5

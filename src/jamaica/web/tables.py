@@ -302,6 +302,10 @@ class LiveTable(Social):
             if self.record.seats[seat].get("replaced"):
                 raise ProtocolError("replaced", "a bot plays for you: take your seat back first")
             card = s.decision_kind() == "card"
+            # A card choice does not depend on what happened since it was offered — in its own
+            # round: one offered before this round's cards were asked is a late resend.
+            if card and act.turn is not None and act.turn < self._cards_asked_at():
+                raise ProtocolError("stale", "the game has moved on since; look again")
             if s.current_player() != seat:
                 if (self.can_choose_early(seat) or seat in self.early) and not act.more:
                     await self._choose_early(seat, act.action)
@@ -309,7 +313,6 @@ class LiveTable(Social):
                 if self._already_chosen(seat, act):  # a double click, a resend: nothing to do
                     raise ProtocolError("chosen", "you have chosen this card already")
                 raise ProtocolError("not_your_turn", "it is not your turn to decide")
-            # A card choice does not depend on what happened since it was offered.
             if act.turn is not None and act.turn != len(s.history) and not card:
                 raise ProtocolError("stale", "the game has moved on since; look again")
             decisions, applied = self._check_answers(seat, act.actions)
@@ -324,6 +327,12 @@ class LiveTable(Social):
             self.timeouts.pop(seat, None)
             self._broadcast()
         self.kick()
+
+    def _cards_asked_at(self) -> int:
+        """The turn this round's first card was asked at: the cards are asked one after another,
+        with nothing between them, so it is the turn now less the cards chosen so far."""
+        s = self.session.state
+        return len(s.history) - sum(1 for c in s.chosen if c >= 0)
 
     def _already_chosen(self, seat: int, act: Act) -> bool:
         s = self.session.state
