@@ -438,6 +438,13 @@ def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
         help=_("open WebSockets from one client address (default 32)"),
     )
     lim.add_argument(
+        "--max-connections",
+        type=int,
+        metavar="N",
+        help=_("open WebSockets on the server, at most (default 4000, and below its open-file "
+               "limit)"),
+    )
+    lim.add_argument(
         "--messages-per-second",
         type=float,
         metavar="R",
@@ -694,6 +701,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             check_settings()
             limits = Limits.from_env(
                 connections_per_address=ns.connections_per_address,
+                max_connections=ns.max_connections,
                 messages_per_second=ns.messages_per_second,
                 message_burst=ns.message_burst,
                 tables_per_minute=ns.tables_per_minute,

@@ -24,14 +24,22 @@ class Server:
     lines can never block it on a full pipe); else to `proc.stderr`, a pipe."""
 
     def __init__(
-        self, db: Path, args: tuple[str, ...] = (), log_file: bool = False, db_url: str = ""
-    ) -> None:
+        self, db: Path, args: tuple[str, ...] = (), log_file: bool = False, db_url: str = "",
+        files: int | None = None,
+    ) -> None:  # fmt: skip
+        self.files = files  # the process's open-file limit (soft and hard), as `ulimit -n`
         self.db = db
         self.db_url = db_url or f"sqlite:///{db}"  # or a PostgreSQL database (several nodes)
         self.args = args
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
         self.stderr = db.with_name(db.name + ".log") if log_file else None
+
+    def _limit_files(self) -> None:
+        import resource
+
+        assert self.files is not None
+        resource.setrlimit(resource.RLIMIT_NOFILE, (self.files, self.files))
 
     @property
     def url(self) -> str:
@@ -40,11 +48,14 @@ class Server:
     def start(self) -> Server:
         cmd = [sys.executable, "-m", "jamaica", "serve", "--port", str(self.port),
                "--db", self.db_url, *self.args]  # fmt: skip
+        limit = None if self.files is None else self._limit_files
         if self.stderr is None:
-            self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                         preexec_fn=limit)  # fmt: skip
         else:
             with open(self.stderr, "ab") as err:
-                self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err)
+                self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err,
+                                             preexec_fn=limit)  # fmt: skip
         end = time.monotonic() + 20
         while time.monotonic() < end:
             try:

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from jamaica.web.limits import Flood, Limits, PerMinute, TokenBucket
+from jamaica.web.limits import FILES_KEPT, Flood, Limits, PerMinute, TokenBucket
 from jamaica.web.security import origin_allowed
 
 from .server import Server, hello, recv, recv_reply, send
@@ -233,3 +233,35 @@ def test_tables_per_minute_is_a_sliding_window() -> None:
 def test_origins(origin: str | None, host: str, allowed: tuple[str, ...], ok: bool) -> None:
     headers = {"host": host} | ({} if origin is None else {"origin": origin})
     assert origin_allowed(headers, allowed) is ok
+
+
+def test_a_full_server_refuses_new_sockets_and_still_answers_its_operator(tmp_path: Path) -> None:
+    """Under `ulimit -n 300` the server holds at most 300 − FILES_KEPT WebSockets (a review held
+    1,003 sockets under `ulimit -n 1024`: every new player, /health and /metrics got no answer,
+    and the log said nothing): the next is told `server_full` and closed with 1013, /health and
+    /api/status still answer and say so, and a socket closed makes room again."""
+    room = ("--connections-per-address", "1000", "--http-burst", "5000")  # one address: the test
+    srv = Server(tmp_path / "jamaica.db", room, log_file=True, files=300).start()
+    try:
+        status = srv.get("/api/status")
+        cap = status["max_connections"]
+        assert cap == 300 - FILES_KEPT
+        t = srv.table(TWO)
+        with contextlib.ExitStack() as stack:
+            conns = [stack.enter_context(srv.ws(t["id"])) for _ in range(cap)]
+            hello(conns[-1])
+            with srv.ws(t["id"]) as over:
+                m = recv(over)
+                assert m["op"] == "error" and m["code"] == "server_full", m
+                assert _closed_with(over) == 1013
+            with urllib.request.urlopen(srv.url + "/health", timeout=10) as r:
+                assert r.status == 200
+            status = srv.get("/api/status")
+            assert status["connections"] == cap and status["refused"]["server_full"] == 1
+            conns[0].close()
+            time.sleep(0.3)
+            with srv.ws(t["id"]) as again:  # room for one
+                hello(again)
+        assert "the server is full" in srv.log() and "Traceback" not in srv.log()
+    finally:
+        srv.stop()

@@ -93,7 +93,7 @@ class _Analyses(Collector):
 # connection that said no hello in time, a page of another origin.
 REFUSALS: Final = ("http_budget", "new_tables", "tables_per_address", "max_tables",
                    "body_too_large", "connections", "rate_limited", "flooding", "too_big",
-                   "no_hello", "origin")  # fmt: skip
+                   "no_hello", "origin", "server_full")  # fmt: skip
 
 
 class Monitor:

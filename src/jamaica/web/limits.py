@@ -8,6 +8,7 @@ since anyone can send that header).
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import itertools
 import os
@@ -20,9 +21,16 @@ from typing import Any, Final, TypeVar
 MAX_BODY = 16_384  # bytes of a request body: a table's settings are far smaller
 
 
+# Open files kept for everything but WebSockets: the database, Redis, the worker pools' pipes,
+# the logs, and the HTTP requests that must still be answered when the WebSockets are at their
+# cap (/health, /ready, /metrics, the pages).
+FILES_KEPT: Final = 128
+
+
 @dataclass(frozen=True)
 class Limits:
     connections_per_address: int = 32
+    max_connections: int = 4000  # open WebSockets on the node (below its open-file limit)
     messages_per_second: float = 20.0  # per connection, sustained
     message_burst: int = 60  # per connection, at once
     tables_per_minute: int = 10  # created, per address
@@ -37,7 +45,8 @@ class Limits:
     hello_seconds: int = 30  # a WebSocket that says no hello for this long is closed
 
     def __post_init__(self) -> None:
-        for name in ("connections_per_address", "message_burst", "tables_per_minute",
+        for name in ("connections_per_address", "max_connections", "message_burst",
+                     "tables_per_minute",
                      "max_tables", "max_body", "tables_per_address", "http_burst",
                      "ladder_games", "hello_seconds"):  # fmt: skip
             if getattr(self, name) < 1:
@@ -198,6 +207,42 @@ class Flood:
 
     def refund(self) -> None:
         self.bucket.tokens = min(self.bucket.burst, self.bucket.tokens + 1)
+
+
+def open_files_room() -> int | None:
+    """The WebSockets this process can hold: its open-file limit — raised first to the hard
+    limit, as far as the system lets it — less FILES_KEPT; None where there is no such limit.
+    A server past its limit can answer nobody, not even /health (a review held 1,003 sockets
+    under `ulimit -n 1024`: every new player, /health and /metrics got no answer)."""
+    try:
+        import resource
+    except ImportError:  # not a POSIX system
+        return None
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and soft != hard:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+            soft = hard
+    if soft == resource.RLIM_INFINITY:
+        return None
+    return max(1, soft - FILES_KEPT)
+
+
+class Sockets:
+    """The node's open WebSockets, against its cap (`Limits.max_connections`)."""
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        self.open = 0
+
+    def acquire(self) -> bool:
+        if self.open >= self.cap:
+            return False
+        self.open += 1
+        return True
+
+    def release(self) -> None:
+        self.open -= 1
 
 
 class Connections:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import gc
 import html
 import json
@@ -29,7 +30,15 @@ from . import analysis, language, logs, rated
 from .health import Monitor, count_refused, install
 from .language import http_error, lang_of
 from .layout import board_layout
-from .limits import Connections, Flood, Limits, PerMinute, client_address
+from .limits import (
+    Connections,
+    Flood,
+    Limits,
+    PerMinute,
+    Sockets,
+    client_address,
+    open_files_room,
+)
 from .lobby import KEY_HEADER, Lobby, moved
 from .outbox import Outbox, spawn
 from .players import Player, Players
@@ -64,6 +73,7 @@ STATIC = resources.files("jamaica.web") / "static"
 CLOSE_POLICY = 1008  # the WebSocket close code for a client over its limits
 CLOSE_NO_TABLE = 4404
 CLOSE_UNAVAILABLE = 4503
+CLOSE_TRY_AGAIN = 1013  # the node is full: "try again later"
 CLOSE_MOVED = 4307  # after a `moved` message: reconnect where it says (cluster.CLOSE_MOVED)
 NO_TABLE_PAGE = "There is no such table. Check the link, or start a new table in the lobby."
 UNAVAILABLE_PAGE = (
@@ -106,6 +116,7 @@ def create_app(
         tables.locator = lambda table_id: cluster.locate(tables, table_id)
     limits = Limits() if limits is None else limits
     connections = Connections(limits.connections_per_address)
+    sockets = Sockets(limits.max_connections)
     created = PerMinute(limits.tables_per_minute)
     players = Players(store)
     lobby = Lobby(tables, players, limits, shared)
@@ -311,7 +322,8 @@ def create_app(
                        "unfinished": sum(not t.record.finished for t in live),
                        "archived": len(tables.paused_order) + tables.finished_stored,
                        "unavailable": len(tables.broken)},
-            "connections": sum(connections.open.values()),
+            "connections": sockets.open,  # this node's WebSockets (with Redis too)
+            "max_connections": sockets.cap,
             "watchers": sum(t.watchers() for t in live),
             "bots": bot_pool().stats(),
             "replays": {"waiting": replays.waiting, "computed": replays.computed,
@@ -335,6 +347,20 @@ def create_app(
         lang = lang_of(ws)  # the words it is sent (a hello may ask for others)
         outbox = Outbox(SocketWire(ws))  # every message to this client goes through it
         outbox.start()
+        if not sockets.acquire():  # the node's cap, below its open-file limit
+            count_refused("server_full")
+            log.warning("the server is full: %d WebSockets open (max-connections); new ones "
+                        "are refused", sockets.cap)  # fmt: skip
+            await refuse(ws, outbox, CLOSE_TRY_AGAIN, "server_full",
+                         "the server is full: try again in a minute", lang)  # fmt: skip
+            return
+        try:
+            await counted_socket(ws, outbox, address, lang)
+        finally:
+            sockets.release()
+
+    async def counted_socket(ws: WebSocket, outbox: Outbox, address: str, lang: str) -> None:
+        """A socket within the node's cap: within its address's too, then played."""
         limit = limits.connections_per_address
         counted = None if shared is None else await shared.acquire(address, limit)
         if counted is False or (counted is None and not connections.acquire(address)):
@@ -574,6 +600,11 @@ def serve(
     import uvicorn
 
     limits = Limits() if limits is None else limits
+    room = open_files_room()
+    if room is not None and room < limits.max_connections:
+        print(f"The open-file limit leaves room for {room} WebSockets: max-connections is "
+              f"{room}, not {limits.max_connections} (raise `ulimit -n` for more)", flush=True)
+        limits = dataclasses.replace(limits, max_connections=room)
     store = open_store(db)  # a StoreError (one line) if it cannot be used
     cluster = None
     if node is not None:
