@@ -150,3 +150,34 @@ def test_a_lobby_that_redis_lost_unseen_is_published_again(
                    capture_output=True)  # fmt: skip
     _eventually(lambda: not any(x["id"] == made["id"] for x in b.get("/api/tables")))
     _eventually(lambda: any(x["id"] == made["id"] for x in b.get("/api/tables")), 15)
+
+
+async def test_a_node_restarted_at_once_does_not_inherit_its_dead_process_s_connections() -> None:
+    """A node's connection counts are its own to say: a node killed with connections open and
+    restarted within EXPIRES (as `Restart=always` does) used to keep its dead process's counts
+    for good — the new process only refreshed their expiry — so an address could open 2 of its
+    32 (a review). Each publication now writes the node's own counts whole."""
+    from jamaica.web.shared import PREFIX, Shared
+
+    redis = start_redis()
+    try:
+        dead = Shared(redis.url, "a")
+        await dead.sync({})
+        for _ in range(30):
+            assert await dead.acquire("10.200.0.1", 32)
+        await dead.redis.aclose()  # killed: no release
+        born = Shared(redis.url, "a")  # the same node, restarted at once
+        await born.sync({})
+        left = await born.redis.hgetall(f"{PREFIX}conns:a")
+        assert left == {}, left
+        assert all([await born.acquire("10.200.0.1", 32) for _ in range(32)])
+        assert await born.acquire("10.200.0.1", 32) is False  # the cap still holds
+        await born.sync({})  # and a publication keeps what is really open
+        assert await born.redis.hget(f"{PREFIX}conns:a", "10.200.0.1") == "32"
+        for _ in range(32):
+            await born.release("10.200.0.1")
+        await born.sync({})
+        assert await born.redis.hgetall(f"{PREFIX}conns:a") == {}
+        await born.redis.aclose()
+    finally:
+        redis.close()

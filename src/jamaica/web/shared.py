@@ -19,7 +19,7 @@ import json
 import logging
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
@@ -31,6 +31,8 @@ EVERY = 1.0  # seconds between two publications of this node's lobby lines
 EXPIRES = 15  # seconds a node's lines (and connection counts) outlive its last publication
 WHOLE = 5  # rounds between two publications of every line, changed or not
 MAX_LINES = 5000  # lobby lines read from all nodes (bounded work and memory)
+if TYPE_CHECKING:  # a hash's key or value, to redis (memoryview[int] is for the type checker)
+    Field = bytes | bytearray | memoryview[int] | str | int | float
 
 
 class Shared:
@@ -42,6 +44,10 @@ class Shared:
         self.degraded: str | None = "not connected yet"
         self.lines: dict[str, dict[str, Any]] = {}  # every node's lobby lines, by table id
         self._published: dict[str, str] = {}
+        # this process's connections by address, as counted in Redis: written whole at every
+        # publication, so that what a killed process left there (a node restarted at once
+        # inherits its key) or what Redis lost is set right within a second
+        self.mine: dict[str, int] = {}
         self.report: Callable[[str | None], None] | None = None  # told when degraded or back
 
     # --- health -----------------------------------------------------------------------------------
@@ -81,8 +87,7 @@ class Shared:
     async def sync(self, mine: dict[str, dict[str, Any]]) -> None:
         key = f"{PREFIX}lobby:{self.node}"
         texts = {table_id: json.dumps(line) for table_id, line in mine.items()}
-        changed: dict[bytes | bytearray | memoryview[int] | str | int | float,
-                      bytes | bytearray | memoryview[int] | str | int | float] = {
+        changed: dict[Field, Field] = {
             k: v for k, v in texts.items() if self._published.get(k) != v
         }
         gone = [k for k in self._published if k not in texts]
@@ -92,12 +97,19 @@ class Shared:
             if gone:
                 pipe.hdel(key, *gone)
             pipe.expire(key, EXPIRES)
-            pipe.expire(f"{PREFIX}conns:{self.node}", EXPIRES)
             pipe.zadd(f"{PREFIX}nodes", {self.node: time.time()})
             pipe.zremrangebyscore(f"{PREFIX}nodes", 0, time.time() - EXPIRES)
             pipe.zrange(f"{PREFIX}nodes", 0, -1)
             replies = await pipe.execute()
         self._published = texts
+        conns = f"{PREFIX}conns:{self.node}"
+        async with self.redis.pipeline(transaction=True) as pipe:  # at once: no count between
+            pipe.delete(conns)
+            if self.mine:
+                counts: dict[Field, Field] = {k: v for k, v in self.mine.items()}
+                pipe.hset(conns, mapping=counts)
+                pipe.expire(conns, EXPIRES)
+            await pipe.execute()
         nodes = [n for n in replies[-1] if n != self.node]
         merged: dict[str, dict[str, Any]] = {}
         if nodes:
@@ -124,6 +136,7 @@ class Shared:
         background loop finds out when it is back."""
         if self.degraded is not None:
             return None
+        self._count(address, 1)  # before any wait: a publication meanwhile includes it
         try:
             mine = f"{PREFIX}conns:{self.node}"
             nodes = [str(n) for n in await self.redis.zrange(f"{PREFIX}nodes", 0, -1)]
@@ -136,14 +149,24 @@ class Shared:
                 replies = await pipe.execute()
             total = int(replies[0]) + sum(int(x or 0) for x in replies[2:])
             if total > limit:
+                self._count(address, -1)
                 await self.redis.hincrby(mine, address, -1)
                 return False
             return True
         except (RedisError, OSError, TimeoutError) as e:
+            self._count(address, -1)  # the caller counts it alone
             self._failed(e)
             return None
 
+    def _count(self, address: str, change: int) -> None:
+        n = self.mine.get(address, 0) + change
+        if n > 0:
+            self.mine[address] = n
+        else:
+            self.mine.pop(address, None)
+
     async def release(self, address: str) -> None:
+        self._count(address, -1)
         try:
             mine = f"{PREFIX}conns:{self.node}"
             if await self.redis.hincrby(mine, address, -1) <= 0:
