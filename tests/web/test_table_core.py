@@ -384,3 +384,31 @@ def test_a_round_s_cards_are_asked_one_after_another_with_nothing_between(editio
                 assert len(s.history) - sum(c >= 0 for c in s.chosen) == first[s.rnd]
             s.apply(s.sample_chance(rng) if s.current_player() < 0 else rng.choice(s.legal))
         assert len(first) >= 5
+
+
+async def test_finished_tables_in_memory_are_bounded_whatever_the_rate(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Finished tables used to stay in memory for `finished_after` (10 minutes) however many
+    there were: bot tables finish in seconds, so clients spread over many addresses grew a node
+    by 117 kB a finished 6-bot table (a review: 156 MB to 677 MB). A new table now makes room:
+    beyond FINISHED_KEPT finished tables nobody watches, the least recently touched leave memory
+    (archived, listed and replayable as after 10 minutes)."""
+    from jamaica.web import registry
+    from jamaica.web.registry import Tables
+
+    monkeypatch.setattr(registry, "FINISHED_KEPT", 3)
+    store = SQLiteStore(tmp_path / "j.db")
+    tables = Tables(store)
+    short = Config(2, max_rounds=1)
+    made = []
+    for k in range(6):
+        t, _ = LiveTable.create(store, short, [("A", "greedy"), ("B", "greedy")])
+        t.touched = 1000.0 + k
+        t.record.finished = True  # as if played out (the bound is about what is in memory)
+        tables.add(t)
+        made.append(t.id)
+    assert sorted(tables.live) == sorted(made[3:])  # the three most recent stay
+    assert all(tables.archived_summaries[i]["archived"] for i in made[:3])
+    for t in tables.live.values():
+        t.close()

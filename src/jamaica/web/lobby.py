@@ -258,7 +258,7 @@ class Lobby:
         specs = [{"kind": "me"}] + [{"kind": "open"}] * (config.players - 1)
         table, _ = await asyncio.to_thread(LiveTable.create, self.tables.store, config, specs,
                                            rated.PLAY_NOW_SECONDS, player, True)  # fmt: skip
-        self.tables.live[table.id] = table
+        self.tables.add(table)
         await rated.refresh(table)
         return JSONResponse({"id": table.id, "seat": 0, "created": True}, status_code=201)
 
@@ -340,7 +340,7 @@ class Lobby:
         table, _ = await asyncio.to_thread(LiveTable.create, self.tables.store, config, specs,
                                            r.seconds_per_decision, player, r.rated,
                                            span)  # fmt: skip
-        self.tables.live[table.id] = table
+        self.tables.add(table)
         await rated.refresh(table)
         return table
 

@@ -2,8 +2,9 @@
 archived when idle and rebuilt on demand, listed for the lobby. The server and the lobby both
 hold this registry; it knows nothing of either (one live table is `tables.LiveTable`).
 
-A finished table leaves memory once nobody has looked at it for `finished_after` seconds, its
-lobby line written to the database; at start no finished table is read at all. It stays
+A finished table leaves memory once nobody has looked at it for `finished_after` seconds (or at
+once, the least recently touched first, beyond FINISHED_KEPT of them), its lobby line written to
+the database; at start no finished table is read at all. It stays
 replayable (rebuilt when visited), listed and among its players' tables from the database
 (`history.py`): this registry keeps only the newest `FINISHED_LISTED` lines for the lobby, in an
 index kept in order. Neither a restart nor a lobby request does work that grows with the games
@@ -26,6 +27,10 @@ from .tables import LiveTable
 
 log = logging.getLogger("jamaica.web")
 FINISHED_LISTED = 50  # finished tables in the lobby's list (a player's own are all in /api/me)
+# Finished tables nobody watches kept in memory, at most: beyond, a new table sends the least
+# recently touched to the archive at once (bot tables finish in seconds: many addresses could
+# otherwise fill memory within `finished_after`).
+FINISHED_KEPT = 200
 PRIVATE = ("holders", "waiting")  # in a shared lobby line, for /api/me only: never listed
 
 
@@ -148,6 +153,17 @@ class Tables:
             table.kick()
             _show_ratings(table)
         return self.live.get(table_id)
+
+    def add(self, table: LiveTable) -> None:
+        """A new table, and room made for it: at most FINISHED_KEPT finished tables nobody
+        watches stay in memory (the least recently touched go to the archive)."""
+        self.live[table.id] = table
+        done = [t for t in self.live.values() if t.record.finished and not t.clients]
+        if len(done) > FINISHED_KEPT:
+            done.sort(key=lambda t: t.touched)
+            for old in done[: len(done) - FINISHED_KEPT]:
+                del self.live[old.id]
+                self._archive(old)
 
     def adopt(self, table: LiveTable) -> None:
         """A table this node has just taken over (several nodes): it plays on here."""

@@ -266,7 +266,7 @@ def create_app(
         except (ValueError, TypeError) as e:  # JSONDecodeError and UnicodeDecodeError too
             return http_error(request, 400, e)
         created.add(address)
-        tables.live[table.id] = table
+        tables.add(table)
         tables.by_address[table.id] = address
         await rated.refresh(table)
         table.kick()
