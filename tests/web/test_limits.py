@@ -265,3 +265,32 @@ def test_a_full_server_refuses_new_sockets_and_still_answers_its_operator(tmp_pa
         assert "the server is full" in srv.log() and "Traceback" not in srv.log()
     finally:
         srv.stop()
+
+
+def test_every_write_takes_json_only(tmp_path: Path) -> None:
+    """The manual says the API takes JSON only: a cross-site form can send a form's types and
+    text/plain without the browser asking first. Every POST refuses them with 415 and changes
+    nothing (a review created players with text/plain, form and multipart bodies from a foreign
+    origin); JSON, or no body and no type, is taken."""
+    srv = Server(tmp_path / "jamaica.db").start()
+    try:
+        player = srv.player("Ann")
+        t = srv.table(TWO)
+        paths = ["/api/players", "/api/me", f"/api/tables/{t['id']}/sit",
+                 f"/api/tables/{t['id']}/start", f"/api/tables/{t['id']}/decline",
+                 f"/api/tables/{t['id']}/rematch", f"/api/tables/{t['id']}/claim",
+                 "/api/play-now", "/api/tables", f"/api/tables/{t['id']}/analysis"]  # fmt: skip
+        kinds = ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; b=x"]
+        for path in paths:
+            for kind in kinds:
+                req = urllib.request.Request(
+                    srv.url + path, data=b'{"name": "Eve"}', method="POST",
+                    headers={"Content-Type": kind, "X-Player-Key": player["key"],
+                             "Origin": "https://evil.example"})  # fmt: skip
+                with pytest.raises(urllib.error.HTTPError) as refused:
+                    urllib.request.urlopen(req, timeout=10)
+                assert refused.value.code == 415, (path, kind, refused.value.code)
+                assert "JSON" in json.loads(refused.value.read())["error"]
+        assert srv.get("/api/me", key=player["key"])["name"] == "Ann"  # nothing changed
+    finally:
+        srv.stop()

@@ -53,7 +53,7 @@ from .limits import client_address
 from .lobby import KEY_HEADER, moved
 from .orphans import exit_with_parent, stop_pool
 from .protocol import Hello, ProtocolError
-from .security import TooLarge, read_body
+from .security import TooLarge, not_json, read_body
 from .store import Store, StoreError
 
 if TYPE_CHECKING:
@@ -391,10 +391,7 @@ def endpoint(tables: Tables, players: Players, analyses: Analyses) -> Any:
             return http_error(request, 404, "no such table")
         if table_id in tables.broken:
             return http_error(request, 503, "this table is unavailable")
-        if request.headers.get("content-type", "").split(";")[0].strip().lower() not in (
-            "application/json",
-            "",
-        ):
+        if not_json(request):
             return http_error(request, 415, "send the seat as JSON (Content-Type: "
                               "application/json)")  # fmt: skip
         table = await tables.find(table_id)

@@ -22,7 +22,7 @@ from .limits import Limits, PerMinute, client_address
 from .players import Player, Players
 from .protocol import ProtocolError
 from .registry import PRIVATE, Tables
-from .security import TooLarge, read_body
+from .security import TooLarge, not_json, read_body
 from .standings import Shown
 from .store import StoreError
 from .tables import LiveTable
@@ -128,6 +128,8 @@ class Lobby:
         """An endpoint for a player: 401 without a valid key; bad input is a 400 with why."""
 
         async def endpoint(request: Request) -> Response:
+            if request.method == "POST" and not_json(request):
+                return fail(request, "send JSON (Content-Type: application/json)", 415)
             player = await self.player(request)
             if player is None:
                 return fail(request, "send your player key (create a player first)", 401)
@@ -151,6 +153,8 @@ class Lobby:
 
     # --- players ----------------------------------------------------------------------------------
     async def create_player(self, request: Request) -> Response:
+        if not_json(request):
+            return fail(request, "send JSON (Content-Type: application/json)", 415)
         address = client_address(request.client)
         wait = await self.too_soon("players", self.created, address)
         if wait is not None:

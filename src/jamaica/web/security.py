@@ -52,6 +52,15 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
+def not_json(request: Request) -> bool:
+    """Whether a write says its body is something else than JSON. A cross-site form (or a
+    "simple" cross-site fetch) can only send a form's types or text/plain without the browser
+    asking the server first, so the writes take `application/json`, or no type at all (no
+    body: nothing a form can send)."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    return kind not in ("application/json", "")
+
+
 def origin_allowed(headers: Any, allowed: Iterable[str]) -> bool:
     """A WebSocket's Origin is this server's own (the Host it was asked for), or one allowed.
     No Origin at all is not a browser (which always sends it), so no cross-site risk."""
