@@ -181,3 +181,26 @@ async def test_a_node_restarted_at_once_does_not_inherit_its_dead_process_s_conn
         await born.redis.aclose()
     finally:
         redis.close()
+
+
+async def test_a_restarted_redis_is_not_taken_for_a_lost_one() -> None:
+    """Redis restarted between two publications: the node's pooled connection to the old
+    server is closed, and its next command used to fail on it — the node said "Redis is out of
+    reach (Connection closed by server.)" with Redis up, and counted connections alone for a
+    while (a review saw the cross-node cap bypassed then). A closed connection is now tried once
+    more on a new one."""
+    from jamaica.web.shared import Shared
+
+    redis = start_redis()
+    try:
+        node = Shared(redis.url, "a")
+        await node.sync({})
+        assert node.degraded is None
+        redis.stop()
+        redis.start()
+        await node.sync({})
+        assert node.degraded is None
+        assert await node.acquire("10.0.0.1", 3) is True
+        await node.redis.aclose()
+    finally:
+        redis.close()

@@ -22,6 +22,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 
 log = logging.getLogger("jamaica.web")
@@ -38,9 +41,12 @@ if TYPE_CHECKING:  # a hash's key or value, to redis (memoryview[int] is for the
 class Shared:
     def __init__(self, url: str, node: str) -> None:
         self.url, self.node = url, node
+        # A pooled connection Redis closed (it restarted) is tried once more on a new one; a
+        # timeout is not (Redis away: nobody waits twice for it).
         self.redis: aioredis.Redis = aioredis.Redis.from_url(
-            url, socket_timeout=TIMEOUT, socket_connect_timeout=TIMEOUT, decode_responses=True
-        )
+            url, socket_timeout=TIMEOUT, socket_connect_timeout=TIMEOUT, decode_responses=True,
+            retry=Retry(NoBackoff(), 1), retry_on_error=[RedisConnectionError],
+        )  # fmt: skip
         self.degraded: str | None = "not connected yet"
         self.lines: dict[str, dict[str, Any]] = {}  # every node's lobby lines, by table id
         self._published: dict[str, str] = {}
