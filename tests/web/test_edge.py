@@ -267,3 +267,25 @@ def test_the_page_does_not_retry_a_table_that_is_not_there(
     finally:
         other.stop()
         page.close()
+
+
+def test_handshakes_over_the_budget_are_refused_without_a_log_line(tmp_path: Path) -> None:
+    """A WebSocket handshake over the address's HTTP budget is answered 429 before it opens,
+    and — as the manual says of every refusal but a full server — writes no log line (uvicorn
+    wrote "ERROR: ASGI callable returned without completing handshake." for each)."""
+    srv = Server(tmp_path / "jamaica.db", ("--http-burst", "10", "--http-per-second", "0.1"),
+                 log_file=True).start()  # fmt: skip
+    try:
+        refused = 0
+        for _ in range(6):
+            try:
+                with connect(srv.url.replace("http", "ws") + "/ws/nosuchtable", open_timeout=10):
+                    pass
+            except InvalidStatus as e:
+                assert e.response.status_code == 429
+                refused += 1
+        assert refused >= 3
+        time.sleep(0.3)
+        assert srv.log() == ""
+    finally:
+        srv.stop()

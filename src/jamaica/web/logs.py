@@ -23,6 +23,11 @@ CLIENT_MISTAKES = (
     "Invalid HTTP request received.",
     "Unsupported upgrade request.",
 )
+# Lines about what the server answered itself: not written at all. uvicorn (its websockets-sansio
+# protocol) says this after every WebSocket handshake refused with an HTTP answer (429: the
+# address's HTTP budget, `security.HttpBudget`), which does complete it; the server's own
+# handler never returns without accepting or closing.
+OUR_REFUSALS = ("ASGI callable returned without completing handshake.",)
 
 
 class Budget(logging.Filter):
@@ -44,6 +49,8 @@ class Budget(logging.Filter):
         if now - self.start >= self.window:
             self._sum_up(now)
         template = str(record.msg)
+        if template in OUR_REFUSALS:
+            return False
         if template in CLIENT_MISTAKES:
             record.exc_info = None  # handled: the traceback says nothing new
             record.exc_text = None
