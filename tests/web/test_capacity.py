@@ -107,13 +107,13 @@ async def test_each_event_is_described_once_whoever_reads_it(
     store = SQLiteStore(tmp_path / "t.db")
     table, tokens = LiveTable.create(store, Config(players=2), [("A", None), ("B", None)])
     described: Counter[tuple[Any, ...]] = Counter()
-    describe = tables_module.describe  # type: ignore[attr-defined]
+    record = tables_module.record  # type: ignore[attr-defined]
 
-    def counting(e: tuple[Any, ...], n: int, names: Any = None, lang: str = "en") -> str:
+    def counting(e: tuple[Any, ...], n: int, names: Any = None, lang: str = "en") -> Any:
         described[(e, lang)] += 1
-        return describe(e, n, names, lang)
+        return record(e, n, names, lang)
 
-    monkeypatch.setattr(tables_module, "describe", counting)
+    monkeypatch.setattr(tables_module, "record", counting)
     clients = [await _join(table, Hello(seat, tokens[seat])) for seat in (0, 1)]
     watchers = [await _join(table, Hello(None, None, lang=lang)) for lang in ("en", "en", "fr")]
     watchers.append(await _join(table, Hello(0, tokens[0], lang="fr")))  # seat 0 in French too
