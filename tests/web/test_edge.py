@@ -289,3 +289,50 @@ def test_handshakes_over_the_budget_are_refused_without_a_log_line(tmp_path: Pat
         assert srv.log() == ""
     finally:
         srv.stop()
+
+
+def _closed_by_server(s: socket.socket, within: float) -> bool:
+    """Whether the server closes `s` within `within` seconds (its end: EOF or a reset)."""
+    s.settimeout(within)
+    try:
+        return s.recv(1) == b""
+    except TimeoutError:
+        return False
+    except OSError:
+        return True
+
+
+def test_silent_and_slow_connections_cannot_take_every_open_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Plain TCP connections that send nothing, or their headers a line at a time, held a
+    socket each for ever: 1,100 of them from one address under `ulimit -n 1024` left the server
+    answering nothing, `/health` included (a review). Now one address holds at most twice
+    `--connections-per-address` connections at once (the rest are closed at once), and a
+    connection without a request's headers within JAMAICA_HEADER_SECONDS is closed."""
+    monkeypatch.setenv("JAMAICA_HEADER_SECONDS", "1")
+    srv = Server(tmp_path / "jamaica.db", log_file=True, files=300).start()
+    attacker = ("127.0.0.2", 0)  # another loopback address than the operator's checks
+    socks: list[socket.socket] = []
+    try:
+        for _ in range(200):
+            socks.append(socket.create_connection(("127.0.0.1", srv.port), 5, attacker))
+        shut = [s for s in socks if _closed_by_server(s, 0.05)]
+        assert len(socks) - len(shut) <= 64 < len(socks) - 100, len(shut)
+        with urllib.request.urlopen(srv.url + "/health", timeout=5) as r:  # another address
+            assert r.status == 200
+        slow = socket.create_connection(("127.0.0.1", srv.port), 5)
+        slow.sendall(b"GET /api/tables HTTP/1.1\r\nHost: x\r\n")
+        start = time.monotonic()
+        while time.monotonic() - start < 3 and not _closed_by_server(slow, 0.2):
+            slow.sendall(b"X-Slow: 1\r\n")  # a line at a time, never the end of the headers
+        assert time.monotonic() - start < 2.5, "a slow sender kept its socket"
+        left = [s for s in socks if s not in shut]
+        assert all(_closed_by_server(s, 2.0) for s in left)  # silent: closed after 1 s
+        with urllib.request.urlopen(srv.url + "/api/tables", timeout=5) as r:
+            assert r.status == 200
+        assert "Traceback" not in srv.log()
+    finally:
+        for s in socks:
+            s.close()
+        srv.stop()

@@ -60,6 +60,7 @@ from .replays import Busy, Replays
 from .replays import response as replay_response
 from .security import HttpBudget, SecurityHeaders, TooLarge, origin_allowed, read_body
 from .social import Client
+from .sockets import guarded
 from .storage import open_store, safe_url
 from .store import Store, StoreError
 from .tables import LiveTable, bot_pool, close_bot_pool
@@ -634,6 +635,7 @@ def serve(
 
     log_config = logs.timestamped(LOGGING_CONFIG)
     uvicorn.run(create_app(store, limits, cluster, shared, quiet_gc=True), host=host, port=port,
+                http=guarded(limits),  # headers within 10 s, connections per address capped
                 ws_max_size=MAX_MESSAGE * 4, ws_per_message_deflate=False, log_level="warning",
                 log_config=log_config,
                 proxy_headers=bool(trusted),
