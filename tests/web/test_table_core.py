@@ -404,11 +404,21 @@ async def test_finished_tables_in_memory_are_bounded_whatever_the_rate(
     made = []
     for k in range(6):
         t, _ = LiveTable.create(store, short, [("A", "greedy"), ("B", "greedy")])
+        t.kick()
+        await _until(lambda: t.record.finished)  # noqa: B023  (awaited here, in the loop)
         t.touched = 1000.0 + k
-        t.record.finished = True  # as if played out (the bound is about what is in memory)
         tables.add(t)
         made.append(t.id)
     assert sorted(tables.live) == sorted(made[3:])  # the three most recent stay
     assert all(tables.archived_summaries[i]["archived"] for i in made[:3])
+    for table_id in made[:3]:  # visited again (a replay, a chat read): room made for each too
+        found = await tables.find(table_id)
+        assert found is not None and found.id == table_id and table_id in tables.live
+        assert len(tables.live) == 3
+    for t in tables.live.values():  # finished since the last new table: the sweep trims them
+        t.touched = 0.0
+    monkeypatch.setattr(registry, "FINISHED_KEPT", 1)
+    tables.make_room()
+    assert len(tables.live) == 1
     for t in tables.live.values():
         t.close()

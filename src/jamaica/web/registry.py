@@ -149,6 +149,7 @@ class Tables:
                 self.finished_stored = max(0, self.finished_stored - 1)
             table.touched = time.time()  # visited: not unloaded again at the next sweep
             self.live[table_id] = table
+            self.make_room(keep=table_id)
             self._forget(table_id)
             table.kick()
             _show_ratings(table)
@@ -158,10 +159,17 @@ class Tables:
         """A new table, and room made for it: at most FINISHED_KEPT finished tables nobody
         watches stay in memory (the least recently touched go to the archive)."""
         self.live[table.id] = table
+        self.make_room()
+
+    def make_room(self, keep: str | None = None) -> None:
+        """At most FINISHED_KEPT finished tables nobody watches in memory (but `keep`): the
+        least recently touched go to the archive. Called when a table comes into memory (new,
+        or rebuilt to be visited) and at every sweep (for the tables that finished since)."""
         done = [t for t in self.live.values() if t.record.finished and not t.clients]
-        if len(done) > FINISHED_KEPT:
+        over = len(done) - FINISHED_KEPT
+        if over > 0:
             done.sort(key=lambda t: t.touched)
-            for old in done[: len(done) - FINISHED_KEPT]:
+            for old in [t for t in done if t.id != keep][:over]:
                 del self.live[old.id]
                 self._archive(old)
 
@@ -267,6 +275,7 @@ class Tables:
         while True:
             await asyncio.sleep(every)
             self.archive_idle()
+            self.make_room()
             await self.save_summaries()
 
     def shared_lines(self) -> dict[str, dict[str, Any]]:
