@@ -294,3 +294,20 @@ def test_every_write_takes_json_only(tmp_path: Path) -> None:
         assert srv.get("/api/me", key=player["key"])["name"] == "Ann"  # nothing changed
     finally:
         srv.stop()
+
+
+@pytest.mark.parametrize("limited", [["--tables-per-minute", "2"]], indirect=True)
+def test_play_now_counts_against_the_tables_a_minute(limited: Server) -> None:
+    """Every way to make a table goes through the same caps: play-now made 36 rated tables in a
+    second from one address, and a rematch chain 181 a minute, neither counted (a review)."""
+    ann, ben = limited.player("Ann"), limited.player("Ben")
+    status, first = limited.post("/api/play-now", {"edition": "2021", "players": 2}, ann["key"])
+    assert (status, first["created"]) == (201, True)
+    status, second = limited.post("/api/play-now", {"edition": "classic", "players": 3},
+                                  ben["key"])  # fmt: skip
+    assert (status, second["created"]) == (201, True)  # no table of that kind: a new one
+    status, third = limited.post("/api/play-now", {"edition": "classic", "players": 4},
+                                 ann["key"])  # fmt: skip
+    assert status == 429 and "new tables a minute" in third["error"], third
+    status, refused, _ = _post(limited)  # the plain way is over the cap as well
+    assert status == 429, refused

@@ -72,7 +72,8 @@ class Lobby:
         self.tables = tables
         self.players = players
         self.limits = limits
-        self.created = PerMinute(limits.tables_per_minute)
+        self.created = PerMinute(limits.tables_per_minute)  # players made, per address
+        self.tables_made = PerMinute(limits.tables_per_minute)  # tables made, per address
         self.shared = shared
 
     async def too_soon(self, what: str, mine: PerMinute, address: str) -> float | None:
@@ -85,6 +86,42 @@ class Lobby:
             if self.shared.degraded is None:
                 return None
         return mine.wait(address)
+
+    async def refuse_new_table(self, request: Request) -> Response | None:
+        """Why the request's address may not make a table now — the caps every way to make one
+        goes through (a new table, play-now, a rematch: a review made 181 tables a minute by
+        rematches and 36 rated tables in a second by play-now) — or None if it may."""
+        address = client_address(request.client)
+        limits = self.limits
+        wait = await self.too_soon("tables", self.tables_made, address)
+        if wait is not None:
+            count_refused("new_tables")
+            return http_error(
+                request, 429, "at most {most} new tables a minute from one address: try again "
+                "in {wait} s", headers={"Retry-After": str(max(1, round(wait)))},
+                most=limits.tables_per_minute, wait=f"{wait:.0f}",
+            )  # fmt: skip
+        mine = self.tables.unfinished_from(address)
+        if mine >= limits.tables_per_address:
+            count_refused("tables_per_address")
+            return http_error(
+                request, 429, "{mine} unfinished tables were created from your address, its "
+                "limit: finish or leave one first", headers={"Retry-After": "600"}, mine=mine,
+            )  # fmt: skip
+        if sum(not t.record.finished for t in self.tables.live.values()) >= limits.max_tables:
+            count_refused("max_tables")
+            return http_error(
+                request, 503, "the server has {most} unfinished tables, its limit: try again "
+                "later", headers={"Retry-After": "60"}, most=limits.max_tables,
+            )  # fmt: skip
+        return None
+
+    def made(self, request: Request, table: LiveTable) -> None:
+        """A table the request's address made: in memory, and counted against its caps."""
+        address = client_address(request.client)
+        self.tables_made.add(address)
+        self.tables.add(table)
+        self.tables.by_address[table.id] = address
 
     # --- helpers ----------------------------------------------------------------------------------
     async def player(self, request: Request) -> Player | None:
@@ -260,9 +297,12 @@ class Lobby:
             return JSONResponse({"id": table.id, "seat": seat, "created": False})
         config = Config(players=players or 2, edition=edition)
         specs = [{"kind": "me"}] + [{"kind": "open"}] * (config.players - 1)
+        refused = await self.refuse_new_table(request)
+        if refused is not None:
+            return refused
         table, _ = await asyncio.to_thread(LiveTable.create, self.tables.store, config, specs,
                                            rated.PLAY_NOW_SECONDS, player, True)  # fmt: skip
-        self.tables.add(table)
+        self.made(request, table)
         await rated.refresh(table)
         return JSONResponse({"id": table.id, "seat": 0, "created": True}, status_code=201)
 
@@ -316,7 +356,11 @@ class Lobby:
             again = old.record.rematch
             if again is not None and await self.tables.get(again) is not None:
                 return JSONResponse({"id": again})
+            refused = await self.refuse_new_table(request)
+            if refused is not None:
+                return refused
             table = await self._rematch(old, player)
+            self.made(request, table)
             old.offer_rematch(table.id, old.names[seat])
             await asyncio.to_thread(self.tables.store.update_table, old.record)
         table.kick()
@@ -344,7 +388,6 @@ class Lobby:
         table, _ = await asyncio.to_thread(LiveTable.create, self.tables.store, config, specs,
                                            r.seconds_per_decision, player, r.rated,
                                            span)  # fmt: skip
-        self.tables.add(table)
         await rated.refresh(table)
         return table
 

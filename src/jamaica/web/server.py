@@ -34,7 +34,6 @@ from .limits import (
     Connections,
     Flood,
     Limits,
-    PerMinute,
     Sockets,
     client_address,
     open_files_room,
@@ -118,7 +117,6 @@ def create_app(
     limits = Limits() if limits is None else limits
     connections = Connections(limits.connections_per_address)
     sockets = Sockets(limits.max_connections)
-    created = PerMinute(limits.tables_per_minute)
     players = Players(store)
     lobby = Lobby(tables, players, limits, shared)
     replays = Replays()
@@ -198,28 +196,9 @@ def create_app(
         if kind != "application/json":  # a cross-site form can't send this without asking
             return http_error(request, 415, "send the table as JSON (Content-Type: "
                                             "application/json)")  # fmt: skip
-        address = client_address(request.client)
-        wait = await lobby.too_soon("tables", created, address)
-        if wait is not None:
-            count_refused("new_tables")
-            return http_error(
-                request, 429, "at most {most} new tables a minute from one address: try again "
-                "in {wait} s", headers={"Retry-After": str(max(1, round(wait)))},
-                most=limits.tables_per_minute, wait=f"{wait:.0f}",
-            )  # fmt: skip
-        mine = tables.unfinished_from(address)
-        if mine >= limits.tables_per_address:
-            count_refused("tables_per_address")
-            return http_error(
-                request, 429, "{mine} unfinished tables were created from your address, its "
-                "limit: finish or leave one first", headers={"Retry-After": "600"}, mine=mine,
-            )  # fmt: skip
-        if sum(not t.record.finished for t in tables.live.values()) >= limits.max_tables:
-            count_refused("max_tables")
-            return http_error(
-                request, 503, "the server has {most} unfinished tables, its limit: try again "
-                "later", headers={"Retry-After": "60"}, most=limits.max_tables,
-            )  # fmt: skip
+        refused = await lobby.refuse_new_table(request)
+        if refused is not None:
+            return refused
         try:
             body = await read_body(request, limits.max_body)
         except TooLarge as e:
@@ -266,9 +245,7 @@ def create_app(
             return http_error(request, 400, "the JSON is nested too deeply")
         except (ValueError, TypeError) as e:  # JSONDecodeError and UnicodeDecodeError too
             return http_error(request, 400, e)
-        created.add(address)
-        tables.add(table)
-        tables.by_address[table.id] = address
+        lobby.made(request, table)
         await rated.refresh(table)
         table.kick()
         base = str(request.base_url).rstrip("/")
