@@ -47,6 +47,7 @@ class Tables:
     def __init__(self, store: Store) -> None:
         self.store = store
         self.live: dict[str, LiveTable] = {}
+        self.made = 0  # new tables since the start (a list of them made before is out of date)
         self.broken: dict[str, str] = {}  # table id -> why it could not be rebuilt
         # The archive's index in memory: every paused table (archived unfinished: few, as
         # unfinished tables are bounded) and the newest FINISHED_LISTED finished ones.
@@ -159,6 +160,7 @@ class Tables:
         """A new table, and room made for it: at most FINISHED_KEPT finished tables nobody
         watches stay in memory (the least recently touched go to the archive)."""
         self.live[table.id] = table
+        self.made += 1
         self.make_room()
 
     def make_room(self, keep: str | None = None) -> None:
