@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import contextlib
+import http.client
 import json
 import subprocess
 import sys
@@ -291,6 +292,13 @@ def test_every_write_takes_json_only(tmp_path: Path) -> None:
                     urllib.request.urlopen(req, timeout=10)
                 assert refused.value.code == 415, (path, kind, refused.value.code)
                 assert "JSON" in json.loads(refused.value.read())["error"]
+        conn = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=10)
+        conn.putrequest("POST", "/api/players", skip_accept_encoding=True)  # a body, no type
+        conn.putheader("Content-Length", "15")
+        conn.endheaders(b'{"name": "Eve"}')
+        answer = conn.getresponse()
+        assert answer.status == 415, answer.status
+        conn.close()
         assert srv.get("/api/me", key=player["key"])["name"] == "Ann"  # nothing changed
     finally:
         srv.stop()

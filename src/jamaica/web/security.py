@@ -58,7 +58,10 @@ def not_json(request: Request) -> bool:
     asking the server first, so the writes take `application/json`, or no type at all (no
     body: nothing a form can send)."""
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
-    return kind not in ("application/json", "")
+    if kind == "":  # no type: only with no body (a fetch of a Blob sends a body and no type)
+        sized = request.headers.get("content-length", "0").strip() not in ("", "0")
+        return sized or "transfer-encoding" in request.headers
+    return kind != "application/json"
 
 
 def origin_allowed(headers: Any, allowed: Iterable[str]) -> bool:

@@ -33,6 +33,7 @@ TIMEOUT = 0.5  # seconds for any one Redis call
 EVERY = 1.0  # seconds between two publications of this node's lobby lines
 EXPIRES = 15  # seconds a node's lines (and connection counts) outlive its last publication
 WHOLE = 5  # rounds between two publications of every line, changed or not
+NOT_YET = "not connected yet"  # degraded until the first answer, and said so on /health
 MAX_LINES = 5000  # lobby lines read from all nodes (bounded work and memory)
 if TYPE_CHECKING:  # a hash's key or value, to redis (memoryview[int] is for the type checker)
     Field = bytes | bytearray | memoryview[int] | str | int | float
@@ -47,7 +48,7 @@ class Shared:
             url, socket_timeout=TIMEOUT, socket_connect_timeout=TIMEOUT, decode_responses=True,
             retry=Retry(NoBackoff(), 1), retry_on_error=[RedisConnectionError],
         )  # fmt: skip
-        self.degraded: str | None = "not connected yet"
+        self.degraded: str | None = NOT_YET
         self.lines: dict[str, dict[str, Any]] = {}  # every node's lobby lines, by table id
         self._published: dict[str, str] = {}
         # this process's connections by address, as counted in Redis: written whole at every
@@ -58,7 +59,7 @@ class Shared:
 
     # --- health -----------------------------------------------------------------------------------
     def _failed(self, e: Exception) -> None:
-        if self.degraded is None:
+        if self.degraded in (None, NOT_YET):
             log.warning("Redis is out of reach (%s): the lobby shows this node's tables only and "
                         "limits count per node until it is back", e)  # fmt: skip
         self.degraded = str(e) or type(e).__name__
@@ -67,7 +68,8 @@ class Shared:
 
     def _ok(self) -> None:
         if self.degraded is not None:
-            log.warning("Redis answers: the lobby and the limits are shared again")
+            if self.degraded != NOT_YET:  # back, not just reached for the first time
+                log.warning("Redis answers: the lobby and the limits are shared again")
             self.degraded = None
             if self.report is not None:
                 self.report(None)
