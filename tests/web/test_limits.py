@@ -319,3 +319,26 @@ def test_play_now_counts_against_the_tables_a_minute(limited: Server) -> None:
     assert status == 429 and "new tables a minute" in third["error"], third
     status, refused, _ = _post(limited)  # the plain way is over the cap as well
     assert status == 429, refused
+
+
+@pytest.mark.parametrize("limited", [["--max-connections", "10"]], indirect=True)
+def test_the_last_tenth_of_a_full_server_is_kept_for_players(limited: Server) -> None:
+    """A crowd of spectators filled a node to its cap and a player could not come back to their
+    seat (a review). Spectators may fill it to 90%; the rest is the players'."""
+    t = limited.table(TWO)
+    with contextlib.ExitStack() as stack:
+        for _ in range(9):
+            hello(stack.enter_context(limited.ws(t["id"])))  # nine spectators: welcome
+        late = stack.enter_context(limited.ws(t["id"]))
+        send(late, op="hello", seat=None)
+        m = recv_reply(late)
+        while m["op"] != "error":
+            m = recv_reply(late)
+        assert m["code"] == "server_full", m
+        assert _closed_with(late) == 1013
+        time.sleep(0.3)
+        player = stack.enter_context(limited.ws(t["id"]))
+        hello(player, 0, t["seats"][0]["token"])  # the tenth socket: a player's, welcome
+        with limited.ws(t["id"]) as eleventh:  # over the cap: nobody
+            assert recv(eleventh)["code"] == "server_full"
+    assert limited.get("/api/status")["refused"]["server_full"] == 2

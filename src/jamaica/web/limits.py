@@ -244,6 +244,11 @@ class Sockets:
     def release(self) -> None:
         self.open -= 1
 
+    def crowded(self) -> bool:
+        """Whether only players may come in now: the last tenth of the cap is theirs (a crowd
+        of spectators must not keep a player from their seat)."""
+        return self.open > self.cap - max(1, self.cap // 10)
+
 
 class Connections:
     """Open connections per address."""

@@ -446,6 +446,11 @@ def create_app(
                             await asyncio.sleep(0)  # a burst of joins never holds up a game
                         # (not holding the gate: a table busy with its disk holds up only itself)
                         client = await table.join(outbox, msg, player, address, lang)
+                        if client.seat is None and sockets.crowded():  # the rest is players'
+                            count_refused("server_full")
+                            await refuse(ws, outbox, CLOSE_TRY_AGAIN, "server_full",
+                                         "the server is full: try again in a minute", lang)
+                            break
                     elif isinstance(msg, Act):
                         if client is None:
                             raise ProtocolError("no_hello", "say hello first")
