@@ -250,7 +250,7 @@ def test_a_full_server_refuses_new_sockets_and_still_answers_its_operator(tmp_pa
         t = srv.table(TWO)
         with contextlib.ExitStack() as stack:
             conns = [stack.enter_context(srv.ws(t["id"])) for _ in range(cap)]
-            hello(conns[-1])
+            hello(conns[-1], 0, t["seats"][0]["token"])  # a player's (a spectator's: crowded)
             with srv.ws(t["id"]) as over:
                 m = recv(over)
                 assert m["op"] == "error" and m["code"] == "server_full", m
