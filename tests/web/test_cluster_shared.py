@@ -37,12 +37,15 @@ def nodes(tmp_path: Path, postgres: Postgres) -> Iterator[tuple[Server, Server, 
     subprocess.run([sys.executable, "-m", "jamaica", "db", "upgrade", "--db", url], check=True,
                    capture_output=True)  # fmt: skip
     redis = start_redis()
-    a = _node(tmp_path, url, "a", redis, "--connections-per-address", "3")
-    b = _node(tmp_path, url, "b", redis, "--connections-per-address", "3")
-    yield a, b, redis
-    a.stop()
-    b.stop()
-    redis.close()
+    started: list[Server] = []
+    try:  # a node that cannot start must not leave Redis (or the other node) running
+        for name in ("a", "b"):
+            started.append(_node(tmp_path, url, name, redis, "--connections-per-address", "3"))
+        yield started[0], started[1], redis
+    finally:
+        for node in started:
+            node.stop()
+        redis.close()
 
 
 def _eventually(check: Any, seconds: float = 8.0) -> Any:
