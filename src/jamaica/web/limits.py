@@ -253,16 +253,18 @@ class Sockets:
 class Connections:
     """Open connections per address."""
 
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
+    def __init__(self, limit: int | None = None) -> None:
+        self.limit = limit  # None: counted, never refused
         self.open: dict[str, int] = {}
 
     def acquire(self, address: str) -> bool:
-        n = self.open.get(address, 0)
-        if n >= self.limit:
+        if self.limit is not None and self.open.get(address, 0) >= self.limit:
             return False
-        self.open[address] = n + 1
+        self.add(address)
         return True
+
+    def add(self, address: str) -> None:
+        self.open[address] = self.open.get(address, 0) + 1
 
     def release(self, address: str) -> None:
         n = self.open.get(address, 0) - 1

@@ -344,11 +344,9 @@ def create_app(
         outbox = Outbox(SocketWire(ws))  # every message to this client goes through it
         outbox.start()
         if not sockets.acquire():  # the node's cap, below its open-file limit
-            count_refused("server_full")
             log.warning("the server is full: %d WebSockets open (max-connections); new ones "
                         "are refused", sockets.cap)  # fmt: skip
-            await refuse(ws, outbox, CLOSE_TRY_AGAIN, "server_full",
-                         "the server is full: try again in a minute", lang)  # fmt: skip
+            await full(ws, outbox, lang)
             return
         try:
             await counted_socket(ws, outbox, address, lang)
@@ -374,6 +372,12 @@ def create_app(
             else:
                 connections.release(address)
             monitor.connections.dec()
+
+    async def full(ws: WebSocket, outbox: Outbox, lang: str) -> None:
+        """The node is at its cap (or past 90%, for a spectator): said, then closed."""
+        count_refused("server_full")
+        await refuse(ws, outbox, CLOSE_TRY_AGAIN, "server_full",
+                     "the server is full: try again in a minute", lang)  # fmt: skip
 
     async def refuse(
         ws: WebSocket, outbox: Outbox, code: int, reason: str, message: str, lang: str = "en",
@@ -447,9 +451,7 @@ def create_app(
                         # (not holding the gate: a table busy with its disk holds up only itself)
                         client = await table.join(outbox, msg, player, address, lang)
                         if client.seat is None and sockets.crowded():  # the rest is players'
-                            count_refused("server_full")
-                            await refuse(ws, outbox, CLOSE_TRY_AGAIN, "server_full",
-                                         "the server is full: try again in a minute", lang)
+                            await full(ws, outbox, lang)
                             break
                     elif isinstance(msg, Act):
                         if client is None:

@@ -27,6 +27,8 @@ from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 
+from .limits import Connections
+
 log = logging.getLogger("jamaica.web")
 PREFIX = "jamaica:"
 TIMEOUT = 0.5  # seconds for any one Redis call
@@ -54,7 +56,7 @@ class Shared:
         # this process's connections by address, as counted in Redis: written whole at every
         # publication, so that what a killed process left there (a node restarted at once
         # inherits its key) or what Redis lost is set right within a second
-        self.mine: dict[str, int] = {}
+        self.mine = Connections()
         self.report: Callable[[str | None], None] | None = None  # told when degraded or back
 
     # --- health -----------------------------------------------------------------------------------
@@ -113,8 +115,8 @@ class Shared:
         conns = f"{PREFIX}conns:{self.node}"
         async with self.redis.pipeline(transaction=True) as pipe:  # at once: no count between
             pipe.delete(conns)
-            if self.mine:
-                counts: dict[Field, Field] = {k: v for k, v in self.mine.items()}
+            if self.mine.open:
+                counts: dict[Field, Field] = {k: v for k, v in self.mine.open.items()}
                 pipe.hset(conns, mapping=counts)
                 pipe.expire(conns, EXPIRES)
             await pipe.execute()
@@ -144,7 +146,7 @@ class Shared:
         background loop finds out when it is back."""
         if self.degraded is not None:
             return None
-        self._count(address, 1)  # before any wait: a publication meanwhile includes it
+        self.mine.add(address)  # before any wait: a publication meanwhile includes it
         try:
             mine = f"{PREFIX}conns:{self.node}"
             nodes = [str(n) for n in await self.redis.zrange(f"{PREFIX}nodes", 0, -1)]
@@ -157,24 +159,17 @@ class Shared:
                 replies = await pipe.execute()
             total = int(replies[0]) + sum(int(x or 0) for x in replies[2:])
             if total > limit:
-                self._count(address, -1)
+                self.mine.release(address)
                 await self.redis.hincrby(mine, address, -1)
                 return False
             return True
         except (RedisError, OSError, TimeoutError) as e:
-            self._count(address, -1)  # the caller counts it alone
+            self.mine.release(address)  # the caller counts it alone
             self._failed(e)
             return None
 
-    def _count(self, address: str, change: int) -> None:
-        n = self.mine.get(address, 0) + change
-        if n > 0:
-            self.mine[address] = n
-        else:
-            self.mine.pop(address, None)
-
     async def release(self, address: str) -> None:
-        self._count(address, -1)
+        self.mine.release(address)
         try:
             mine = f"{PREFIX}conns:{self.node}"
             if await self.redis.hincrby(mine, address, -1) <= 0:

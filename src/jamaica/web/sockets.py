@@ -23,7 +23,7 @@ from typing import Final
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from .limits import Limits
+from .limits import Connections, Limits
 
 HEADER_SECONDS: Final = float(os.environ.get("JAMAICA_HEADER_SECONDS", 10))
 CONNECTIONS_FLOOR: Final = 64  # a browser opens about 6 at once; a low WebSocket cap keeps these
@@ -34,7 +34,7 @@ def guarded(limits: Limits) -> type[asyncio.Protocol]:
     cap = max(CONNECTIONS_FLOOR, 2 * limits.connections_per_address)
     proxies = [ipaddress.ip_network(p, strict=False) for p in limits.trusted_proxies if p != "*"]
     any_proxy = "*" in limits.trusted_proxies
-    open_from: dict[str, int] = {}  # peer address -> its connections (not yet upgraded)
+    open_from = Connections(cap)  # by peer address, the connections not yet upgraded
 
     def capped(host: str) -> bool:
         if any_proxy:
@@ -53,11 +53,10 @@ def guarded(limits: Limits) -> type[asyncio.Protocol]:
             super().connection_made(transport)
             host = self.client[0] if self.client else ""
             if capped(host):
-                self._counted = host
-                open_from[host] = open_from.get(host, 0) + 1
-                if open_from[host] > cap:
+                if not open_from.acquire(host):
                     transport.close()
                     return
+                self._counted = host
             self._deadline = self.loop.call_later(HEADER_SECONDS, self._too_slow)
 
         def _too_slow(self) -> None:
@@ -72,11 +71,7 @@ def guarded(limits: Limits) -> type[asyncio.Protocol]:
                 self._deadline = None
             host, self._counted = self._counted, None
             if host is not None:
-                left = open_from.get(host, 1) - 1
-                if left > 0:
-                    open_from[host] = left
-                else:
-                    open_from.pop(host, None)
+                open_from.release(host)
 
         def handle_websocket_upgrade(self) -> None:
             super().handle_websocket_upgrade()
