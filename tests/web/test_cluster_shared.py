@@ -106,6 +106,9 @@ def test_the_connection_cap_counts_every_node(nodes: tuple[Server, Server, Redis
         with b.ws(on[b]) as extra:
             refused = recv(extra)
             assert refused["op"] == "error" and refused["code"] == "too_many_connections"
+        # each node's status counts its own sockets (not 0, not the shared per-address counts)
+        assert _eventually(lambda: a.get("/api/status")["connections"] == 2)
+        assert _eventually(lambda: b.get("/api/status")["connections"] == 1)
 
 
 def test_with_redis_down_games_go_on_and_the_lobby_comes_back(
