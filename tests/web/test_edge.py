@@ -19,6 +19,9 @@ import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
+from jamaica.web.limits import Limits
+from jamaica.web.sockets import counted_as
+
 from .server import Server, hello, recv, send
 
 HUGE = 400_000_000  # bytes
@@ -336,3 +339,16 @@ def test_silent_and_slow_connections_cannot_take_every_open_file(
         for s in socks:
             s.close()
         srv.stop()
+
+
+def test_silent_connections_are_counted_by_subscriber_not_by_ipv6_address() -> None:
+    """The cap on connections before a request is per peer as every per-address limit is: an
+    IPv6 subscriber's whole /64 is one peer (else the 2^64 addresses it is given would each get
+    the cap); a trusted proxy and a Unix socket are not capped."""
+    key = counted_as(Limits(trusted_proxies=("10.0.0.0/8",)))
+    assert key("2001:db8:1:2::1") == key("2001:db8:1:2:ffff::9") == "2001:db8:1:2::/64"
+    assert key("2001:db8:1:3::1") != key("2001:db8:1:2::1")
+    assert key("fe80::1%eth0") == "fe80::/64"
+    assert key("192.0.2.7") == "192.0.2.7" != key("192.0.2.8")
+    assert key("10.1.2.3") is None and key("") is None  # the proxy; a Unix socket (no address)
+    assert counted_as(Limits(trusted_proxies=("*",)))("192.0.2.7") is None
