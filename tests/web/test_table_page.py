@@ -366,3 +366,47 @@ def test_move_options_say_what_each_destination_means(shared: Server, browser: A
     words = re.compile(rf"^(not paid|free|a treasure|the finish|{paid})")
     assert all(words.match(x) for x in extras), extras
     screenshot(page, "table-move-question")
+
+
+# What a question is about, which a phone must show above the question pinned at the bottom.
+ABOUT = {"card": "#board", "move": "#board", "attack": "#board", "dice_order": "#dice",
+         "load": ".shipcard.mine", "pay": ".shipcard.mine", "spoils": "#ships"}  # fmt: skip
+IN_SIGHT_JS = """([sel]) => {
+  const r = document.querySelector(sel).getBoundingClientRect();
+  const banner = document.querySelector('#banner');
+  const top = banner.hidden ? 0 : banner.offsetHeight;
+  const bottom = document.querySelector('#dock').getBoundingClientRect().top;
+  return r.height > 0 && r.top >= top - 1 && r.bottom <= bottom + 1;
+}"""
+
+
+def test_a_phone_shows_what_each_question_is_about_above_it(shared: Server, browser: Any) -> None:
+    """On a phone the question is pinned over the bottom of the page: a player's review found
+    the board 35–80% under it while asked where to go or which card to play, and the page never
+    scrolled. Now each new question brings what it is about — the board, the dice, your ship's
+    holds, the ships — into the room between the banner and the question."""
+    t = shared.table([("Ann", None), ("Bob", "greedy")])
+    page = open_page(browser, t["seats"][0]["url"], "phone")
+    seen: dict[str, int] = {}
+    end = time.monotonic() + 90
+    while time.monotonic() < end and not ({"card", "pay"} <= seen.keys() and len(seen) >= 3):
+        page.wait_for_selector(f"{ANSWER}, #scores", timeout=10_000)
+        st = page.evaluate(STATE_JS)
+        if st["over"]:
+            break
+        if st["kind"] in ABOUT:
+            try:
+                page.wait_for_function(IN_SIGHT_JS, arg=[ABOUT[st["kind"]]], timeout=3000)
+            except PlaywrightError:
+                screenshot(page, f"table-phone-hidden-{st['kind']}")
+                raise AssertionError(f"a {st['kind']} question hides {ABOUT[st['kind']]}") from None
+            seen[st["kind"]] = seen.get(st["kind"], 0) + 1
+            if seen[st["kind"]] == 1:
+                screenshot(page, f"table-phone-sight-{st['kind']}")
+        try:
+            page.locator(ANSWER).first.click(timeout=2000, force=True)
+        except PlaywrightError:  # the question changed under the click: look again
+            continue
+        page.wait_for_function(TAKEN_JS, arg=st["turn"], timeout=10_000)
+    assert "card" in seen and len(seen) >= 2, seen  # a card a round, and holds or the board
+    page.context.close()

@@ -155,7 +155,10 @@ export class BattlePanel {
       if (f.beth[k]) parts.push(t("Lady Beth +2"));
       if (s.power !== null && s.die !== 5) parts.push(t("firepower {power}", { power: s.power }));
       if (s.die === 5) parts.push(t("the star wins"));
-      side.appendChild(el("div", { class: "battle-detail" }, parts.join(" · ") || (rolling ? "…" : "")));
+      // each part whole on its line ("firepower" never without its number)
+      const detail = el("div", { class: "battle-detail" }, parts.length ? null : rolling ? "…" : "");
+      parts.forEach((p, i) => detail.append(...(i ? [" · "] : []), el("span", { class: "nowrap" }, p)));
+      side.appendChild(detail);
       if (f.over && f.winner === k) side.appendChild(el("div", { class: "battle-result" }, t("Wins!")));
       row.appendChild(side);
     }

@@ -4,6 +4,7 @@
 import { el } from "/static/common.js";
 import { BoardView, ready as boardReady, trackPath } from "/static/boardview.js";
 import { setUpHelp } from "/static/help.js";
+import { bringIntoSight } from "/static/sight.js";
 import { Log, summaryList } from "/static/log.js";
 import { BattlePanel, DicePanel, drawShips, flashShip, holdChange, placeWords, scoreTable, winnerWords } from "/static/panels.js";
 import { PER_SPACE, Pacer, SPEEDS, baseDuration } from "/static/pacing.js";
@@ -177,6 +178,7 @@ function settle(u, newest = null) {
   }
   turnState(u);
   showSince(u);
+  if (u.question && isNew) bringIntoSight(u.question.kind); // after the banner has its words
   if (view.game_over) finish(view);
 }
 
