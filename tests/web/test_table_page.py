@@ -57,7 +57,9 @@ CONTRAST_JS = """
 @pytest.fixture(scope="module")
 def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """One server for the tests that never stop it."""
-    srv = Server(tmp_path_factory.mktemp("table-page") / "jamaica.db").start()
+    # its tests make more tables a minute than one visitor may (the default cap is 10)
+    srv = Server(tmp_path_factory.mktemp("table-page") / "jamaica.db",
+                 ("--tables-per-minute", "100")).start()  # fmt: skip
     try:
         yield srv
     finally:
@@ -410,3 +412,35 @@ def test_a_phone_shows_what_each_question_is_about_above_it(shared: Server, brow
         page.wait_for_function(TAKEN_JS, arg=st["turn"], timeout=10_000)
     assert "card" in seen and len(seen) >= 2, seen  # a card a round, and holds or the board
     page.context.close()
+
+
+def test_a_finger_sees_where_a_card_goes_before_it_plays_it(shared: Server, browser: Any) -> None:
+    """A finger cannot point: on a phone, tapping a card played it at once, so no other card's
+    way could be seen first (a player's review). A first tap now shows where the card takes the
+    ship, on the board and in words; a second tap on the same card plays it."""
+    t = shared.table([("Ann", None), ("Bob", "greedy")])
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
+                              is_mobile=True)  # fmt: skip
+    ctx.add_init_script("localStorage.setItem('jamaica.speed', '0')")
+    page = ctx.new_page()
+    page.goto(t["seats"][0]["url"])
+    page.wait_for_selector(ANSWER)
+    if page.get_attribute("#question", "data-kind") != "card":  # the Captain places the dice first
+        page.locator(ANSWER).first.tap()
+    cards = page.locator("#question:not([hidden]) .card.clickable:not([disabled])")
+    cards.first.wait_for()
+    turn = page.get_attribute("#question", "data-turn")
+    second = cards.nth(1)
+    faces = second.inner_text()
+    second.tap()
+    page.wait_for_selector("#options .card.armed")
+    assert page.get_attribute("#question", "data-turn") == turn  # not played
+    assert not page.locator("#question").is_hidden()
+    preview = page.inner_text("#preview")
+    assert "tap it again to play it" in preview, preview
+    name = page.inner_text("#preview .preview-card b")  # the tapped card's, e.g. "Food / Forward"
+    assert all(face.strip() in faces for face in name.split("/")), (name, faces)
+    screenshot(page, "table-phone-card-tapped")
+    second.tap()
+    page.wait_for_function(TAKEN_JS, arg=turn, timeout=10_000)  # played
+    ctx.close()

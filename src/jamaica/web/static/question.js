@@ -123,6 +123,7 @@ export class QuestionPanel {
     const key = `${u.turn}|${q.kind}|${q.early}|${q.options.map((o) => o.action).join(",")}`;
     if (key === this.key) return false;
     this.key = key;
+    this.armed = null; // the card a first tap has shown (cards)
     this.question = { ...q, turn: u.turn };
     this.box.classList.remove("busy"); // a new question: nothing of it is being sent yet
     // a card's preview may scroll (a phone gives it a fixed height): then the keyboard reaches it
@@ -176,12 +177,25 @@ export class QuestionPanel {
       const name = o.action.split(" ")[1];
       const p = previews.get(o.action) || null;
       const card = cardFace(name, { button: true, preview: p });
-      card.addEventListener("click", () => this.act([o.action]));
       const show = () => {
         if (!p) return;
-        this.preview.replaceChildren(previewBox(p));
+        const box = previewBox(p);
+        if (this.armed === o.action) box.firstChild.after(el("span", { class: "qtap" }, ` — ${t("tap it again to play it")}`));
+        this.preview.replaceChildren(box);
         this.hint(p.steps.flatMap((s) => (s.destinations || []).map((d) => ({ ...d, time: s.time }))));
       };
+      // A finger cannot point at a card without tapping it: its first tap on a card shows where
+      // the card takes the ship, a second tap on the same card plays it. A mouse or a key plays
+      // a card at once (they can point, or focus, first).
+      card.addEventListener("click", (e) => {
+        if (e.pointerType === "touch" && this.armed !== o.action && p) {
+          this.armed = o.action;
+          for (const c of this.options.querySelectorAll(".card")) c.classList.toggle("armed", c === card);
+          show();
+          return;
+        }
+        this.act([o.action]);
+      });
       card.addEventListener("mouseenter", show);
       card.addEventListener("focus", show);
       card.addEventListener("mouseleave", () => { this.preview.replaceChildren(hint); this.hint(null); });
