@@ -43,7 +43,7 @@ def test_a_payment_the_engine_began_says_what_is_left_to_pay() -> None:
 def test_a_payment_from_the_start_says_what_it_is_for() -> None:
     s = _arrive_on_space_2([("food", 1), ("food", 4)])
     d = s.pending()
-    assert d.prompt == "Anne Bonny: 3 food for space 2 still to pay — take one from which hold?"
+    assert d.prompt == "Anne Bonny: 3 food to pay for space 2 — take one from which hold?"
     assert (d.context["due"], d.context["left"]) == (3, 3)
 
 
