@@ -55,3 +55,38 @@ def test_a_battle_going_on_stays_whatever_is_asked(
         page.close()
     assert seen[0] == [False, ["★", "?"]]
     assert [hidden for hidden, _ in seen[1:]] == [False, False]
+
+
+FLASH_JS = """async () => {
+  const { drawShips, flashShip } = await import('/static/panels.js');
+  const box = document.createElement('div');
+  document.body.appendChild(box);
+  const ship = (k) => ({ ship: k, ghost: false, holds: [], space: 3, finished: false,
+    moves_left: 30, lap: 0, powers: [], face_down: 0, face_down_known: [], hand_size: 3,
+    has_chosen: false });
+  const view = { ships: [ship(0), ship(1)], captain: 0 };
+  drawShips(box, view, ['Ann', 'Bob'], 0);
+  flashShip(box, 1, '+3 doubloons', 'gain');
+  await new Promise((r) => setTimeout(r, 300));
+  drawShips(box, view, ['Ann', 'Bob'], 0);  // the next update redraws the cards
+  const f = box.querySelector('.shipcard[data-ship="1"] .flash');
+  const other = box.querySelector('.shipcard[data-ship="0"] .flash');
+  return { text: f.textContent, cls: f.className, delay: f.style.animationDelay,
+           other: other.className };
+}"""
+
+
+def test_a_ship_s_flash_goes_on_when_the_cards_are_redrawn(
+    browser: Any, bench: str  # noqa: F811
+) -> None:
+    """Every update redraws the ship cards: a review saw a quarter of the flashes ("+2
+    doubloons") cut short by the next update. A running flash now goes on where it stands."""
+    page = browser.new_page()
+    try:
+        page.goto(bench + "#{}")
+        seen = page.evaluate(FLASH_JS)
+    finally:
+        page.close()
+    assert seen["text"] == "+3 doubloons" and seen["cls"] == "flash show gain", seen
+    assert seen["delay"].startswith("-") and 250 <= float(seen["delay"][1:-2]) < 1800, seen
+    assert seen["other"] == "flash"  # the ship that did not flash does not start to

@@ -402,6 +402,10 @@ def test_a_phone_shows_what_each_question_is_about_above_it(shared: Server, brow
             except PlaywrightError:
                 screenshot(page, f"table-phone-hidden-{st['kind']}")
                 raise AssertionError(f"a {st['kind']} question hides {ABOUT[st['kind']]}") from None
+            # the hand, in the pinned panel: for the cards, and for the morning die (which
+            # depends on them); not over the board for anything else
+            hand = page.locator("#hand-panel").is_visible()
+            assert hand == (st["kind"] == "dice_order"), (st["kind"], hand)
             seen[st["kind"]] = seen.get(st["kind"], 0) + 1
             if seen[st["kind"]] == 1:
                 screenshot(page, f"table-phone-sight-{st['kind']}")
@@ -437,10 +441,21 @@ def test_a_finger_sees_where_a_card_goes_before_it_plays_it(shared: Server, brow
     assert page.get_attribute("#question", "data-turn") == turn  # not played
     assert not page.locator("#question").is_hidden()
     preview = page.inner_text("#preview")
-    assert "tap it again to play it" in preview, preview
+    assert "tap again to play" in preview, preview
     name = page.inner_text("#preview .preview-card b")  # the tapped card's, e.g. "Food / Forward"
     assert all(face.strip() in faces for face in name.split("/")), (name, faces)
     screenshot(page, "table-phone-card-tapped")
+    page.locator("#ships").tap()  # a tap elsewhere: the card's way is gone, and so is its readiness
+    assert page.locator("#options .card.armed").count() == 0
+    second.tap()  # shows it again, does not play it
+    page.wait_for_selector("#options .card.armed")
+    assert page.get_attribute("#question", "data-turn") == turn
     second.tap()
     page.wait_for_function(TAKEN_JS, arg=turn, timeout=10_000)  # played
+    # "Skip to now" comes and goes while the others play: it never changes the header's height
+    header = "() => document.querySelector('header.bar').getBoundingClientRect().height"
+    before = page.evaluate(header)
+    page.evaluate("() => { const s = document.querySelector('#skip'); s.hidden = false;"
+                  " s.textContent = 'Sauter au présent (12)'; }")  # fmt: skip
+    assert page.evaluate(header) == before
     ctx.close()

@@ -302,7 +302,8 @@ def _owed(s: BaseState, ship: int, resource: int, count: int, t: Translations) -
         owed = g(said).format(amount=amount(due, resource, t), what=what, taken=due - count,
                               left=count)  # fmt: skip
     else:
-        owed = g(N_("{amount} to pay for {what}")).format(amount=amount(due, resource, t), what=what)
+        owed = g(N_("{amount} to pay for {what}")).format(amount=amount(due, resource, t),
+                                                          what=what)  # fmt: skip
     return {"ship": ship, "due": due, "left": count, "for": what, "owed": owed}
 
 

@@ -185,7 +185,17 @@ function spoils(ev, names) {
 }
 
 // --- the ships -----------------------------------------------------------------------------------
+const FLASH_MS = 1800; // a flash's animation (style.css)
+
 export function drawShips(container, view, names, seat) {
+  // a flash still running goes on where it stands: the next update redraws the cards, and a
+  // review saw a quarter of them cut short
+  const running = new Map();
+  for (const f of container.querySelectorAll(".flash.show")) {
+    const age = performance.now() - Number(f.dataset.at || 0);
+    const card = f.closest(".shipcard");
+    if (card && age < FLASH_MS) running.set(card.dataset.ship, { f, age });
+  }
   const list = el("div", { class: "ships" });
   for (const ship of view.ships) {
     const card = el("div", { class: "shipcard" + (ship.ship === seat ? " mine" : ""), "data-ship": ship.ship });
@@ -221,7 +231,15 @@ export function drawShips(container, view, names, seat) {
     line.append(el("span", { class: "ship-place" }, place), document.createTextNode(extras.map((x) => ` · ${x}`).join("")));
     line.title = [place, ...extras].join(" · ");
     card.appendChild(line);
-    card.appendChild(el("div", { class: "flash", "aria-hidden": "true" }));
+    const flash = el("div", { class: "flash", "aria-hidden": "true" });
+    const was = running.get(String(ship.ship));
+    if (was) {
+      flash.textContent = was.f.textContent;
+      flash.className = was.f.className;
+      flash.dataset.at = was.f.dataset.at;
+      flash.style.animationDelay = `-${Math.round(was.age)}ms`;
+    }
+    card.appendChild(flash);
     list.appendChild(card);
   }
   container.replaceChildren(list);
@@ -252,7 +270,10 @@ export function flashShip(container, ship, text, kind) {
   if (!card) return;
   const f = card.querySelector(".flash");
   f.textContent = text;
+  f.className = "flash";
+  void f.offsetWidth; // restart the animation (the same kind twice running, too)
   f.className = `flash show ${kind}`;
+  f.dataset.at = String(performance.now()); // drawShips carries it over while it runs
   card.classList.remove("pulse");
   void card.offsetWidth; // restart the animation
   card.classList.add("pulse");

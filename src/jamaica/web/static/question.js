@@ -180,7 +180,7 @@ export class QuestionPanel {
       const show = () => {
         if (!p) return;
         const box = previewBox(p);
-        if (this.armed === o.action) box.firstChild.after(el("span", { class: "qtap" }, ` — ${t("tap it again to play it")}`));
+        if (this.armed === o.action) box.firstChild.after(el("span", { class: "qtap" }, ` — ${t("tap again to play")}`));
         this.preview.replaceChildren(box);
         this.hint(p.steps.flatMap((s) => (s.destinations || []).map((d) => ({ ...d, time: s.time }))));
       };
@@ -198,7 +198,12 @@ export class QuestionPanel {
       });
       card.addEventListener("mouseenter", show);
       card.addEventListener("focus", show);
-      card.addEventListener("mouseleave", () => { this.preview.replaceChildren(hint); this.hint(null); });
+      card.addEventListener("mouseleave", () => {
+        // (a finger's tap elsewhere leaves the card too: it is no longer ready to play)
+        if (this.armed === o.action) { this.armed = null; card.classList.remove("armed"); }
+        this.preview.replaceChildren(hint);
+        this.hint(null);
+      });
       this.options.appendChild(card);
     }
     this.handPanel.hidden = true;

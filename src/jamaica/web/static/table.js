@@ -178,7 +178,7 @@ function settle(u, newest = null) {
   }
   turnState(u);
   showSince(u);
-  if (u.question && isNew) bringIntoSight(u.question.kind); // after the banner has its words
+  if (isNew || !u.question) bringIntoSight(u.question ? u.question.kind : null); // after the banner's words
   if (view.game_over) finish(view);
 }
 
