@@ -325,6 +325,10 @@ def test_a_click_while_disconnected_is_kept_and_sent(tmp_path: Path, browser: An
         turn = int(page.get_attribute("#question", "data-turn") or -1)
         srv.kill()
         page.wait_for_selector("#status:has-text('reconnecting')")
+        page.set_viewport_size({"width": 390, "height": 844})  # a phone shows it too (its header
+        box = page.locator("#status").bounding_box()  # hides the status of whose turn it is)
+        assert box is not None and box["width"] > 100, box
+        page.set_viewport_size({"width": 1280, "height": 800})
         page.locator(ANSWER).first.click()
         assert "kept" in page.inner_text("#qnote")
         assert page.locator("#options button.picked").count() == 1

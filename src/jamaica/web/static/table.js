@@ -67,7 +67,12 @@ const question = new QuestionPanel(
   (card) => changeCard(card),
 );
 
-function status(text) { $("status").textContent = text; }
+/** The header's status (read out; on a phone shown only when it is an `alert`: the banner says
+ * whose turn it is, but not that the connection is lost or a seat refused). */
+function status(text, alert = false) {
+  $("status").textContent = text;
+  $("status").classList.toggle("alert", alert);
+}
 function announce(text) { $("announce").textContent = text; }
 
 // --- the event queue -----------------------------------------------------------------------------
@@ -347,7 +352,7 @@ function changeCard(card) {
   if (pending || !shown) return;
   pending = { actions: [`play ${card}`], words: cardTitle(card), turn: shown.turn, early: true, sent: false };
   if (socket && socket.readyState === 1) sendPending();
-  else status(t("Not connected: your new card is kept and will be sent when the connection is back."));
+  else status(t("Not connected: your new card is kept and will be sent when the connection is back."), true);
 }
 
 function sendPending() {
@@ -471,7 +476,7 @@ function connect() {
       if (FINAL[msg.code]) {
         stopped = true;
         log.note(`⚠ ${msg.message}`);
-        status(plain(msg.message));
+        status(plain(msg.message), true);
         return;
       }
       if (pending) {
@@ -492,7 +497,7 @@ function connect() {
         history.replaceState(null, "", location.pathname);
         watchingNote = true; // said once the table is drawn for a spectator (the log restarts)
         hello();
-      } else if (["bad_token", "bad_seat", "claimed"].includes(msg.code)) status(plain(msg.message));
+      } else if (["bad_token", "bad_seat", "claimed"].includes(msg.code)) status(plain(msg.message), true);
       if (msg.code === "too_many_connections" || msg.code === "flooding") retry = 5000;
     }
   };
@@ -502,7 +507,7 @@ function connect() {
       return;
     }
     if (ev.code !== 4307) nodeBase = "";  // not sent elsewhere: through the front door again
-    status(t("Connection lost — reconnecting…"));
+    status(t("Connection lost — reconnecting…"), true);
     document.body.classList.add("offline");
     if (pending) {
       pending.sent = false;
@@ -569,7 +574,7 @@ function waitingState() {
 $("start-now").addEventListener("click", async () => {
   const r = await api(`/api/tables/${tableId}/start`, { method: "POST", body: {} });
   if (r.ok) $("start-now").hidden = true;
-  else status(r.data.error);
+  else status(r.data.error, true);
 });
 
 /** A bot plays this seat (the clock ran out too often): say so, offer to take the seat back. */
