@@ -73,7 +73,7 @@ def test_seats_are_guarded_by_their_tokens(server: Server) -> None:
         assert until(idle, lambda x: x["op"] == "error")["code"] == "not_your_turn"
         send(mover, op="act", action=q["question"]["options"][0]["action"], turn=q["turn"] - 1)
         assert until(mover, lambda x: x["op"] == "error")["code"] == "stale"
-        send(mover, op="act", action="move 49", turn=q["turn"])
+        send(mover, op="act", action="play fwd-fwd", turn=q["turn"])  # a card: no answer here
         err = until(mover, lambda x: x["op"] == "error")
         assert err["code"] == "illegal" and "legal:" in err["message"]
     with server.ws(t["id"]) as watcher:
