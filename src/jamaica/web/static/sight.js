@@ -56,9 +56,9 @@ function look() {
   const banner = document.getElementById("banner");
   const shown = banner && !banner.hidden;
   // the banner where it is now, and where it sticks once the page has scrolled (a ship's flash
-  // stands 8 px above its card: room for it too)
-  const now = (shown ? banner.getBoundingClientRect().bottom : 0) + 12;
-  const top = (shown ? banner.offsetHeight : 0) + 12;
+  // stands 14 px above its card: room for most of it too)
+  const now = (shown ? banner.getBoundingClientRect().bottom : 0) + 16;
+  const top = (shown ? banner.offsetHeight : 0) + 16;
   const bottom = dock.getBoundingClientRect().top - 4;
   if (r.height === 0 || (r.top >= now && r.bottom <= bottom)) return;
   // down until its bottom clears the question, but never its top under the banner; or up
