@@ -438,6 +438,9 @@ def test_a_finger_sees_where_a_card_goes_before_it_plays_it(shared: Server, brow
     cards = page.locator("#question:not([hidden]) .card.clickable:not([disabled])")
     cards.first.wait_for()
     turn = page.get_attribute("#question", "data-turn")
+    # nothing looks chosen before a tap: the question has the focus, no card shows its way
+    assert page.evaluate("() => document.activeElement.id") == "question"
+    assert page.locator("#preview .preview-card").count() == 0
     second = cards.nth(1)
     faces = second.inner_text()
     second.tap()

@@ -312,6 +312,12 @@ export class QuestionPanel {
   }
 
   focusFirst() {
+    // Without a pointer that can hover (a finger), a focused card would show its way as if it
+    // had been chosen: the question itself takes the focus (a screen reader reads it).
+    if (typeof matchMedia === "function" && matchMedia("(hover: none)").matches) {
+      this.box.focus({ preventScroll: true });
+      return;
+    }
     const b = this.options.querySelector("button:not([disabled])");
     if (b) b.focus({ preventScroll: false });
   }
