@@ -70,6 +70,8 @@ const question = new QuestionPanel(
 /** The header's status (read out; on a phone shown only when it is an `alert`: the banner says
  * whose turn it is, but not that the connection is lost or a seat refused). */
 function status(text, alert = false) {
+  // while the connection is lost, that stays said (updates received before may still play out)
+  if (!alert && document.body.classList.contains("offline")) return;
   $("status").textContent = text;
   $("status").classList.toggle("alert", alert);
 }
