@@ -314,7 +314,7 @@ export class QuestionPanel {
   focusFirst() {
     // Without a pointer that can hover (a finger), a focused card would show its way as if it
     // had been chosen: the question itself takes the focus (a screen reader reads it).
-    if (typeof matchMedia === "function" && matchMedia("(hover: none)").matches) {
+    if (typeof matchMedia === "function" && matchMedia("(hover:none)").matches) {
       this.box.focus({ preventScroll: true });
       return;
     }
