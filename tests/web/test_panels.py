@@ -90,3 +90,32 @@ def test_a_ship_s_flash_goes_on_when_the_cards_are_redrawn(
     assert seen["text"] == "+3 doubloons" and seen["cls"] == "flash show gain", seen
     assert seen["delay"].startswith("-") and 250 <= float(seen["delay"][1:-2]) < 1800, seen
     assert seen["other"] == "flash"  # the ship that did not flash does not start to
+
+
+CLOSABLE_JS = """async (over) => {
+  const { BattlePanel } = await import('/static/panels.js');
+  const box = document.createElement('div');
+  box.id = 'closable';
+  document.body.appendChild(box);
+  const panel = new BattlePanel(box);
+  const events = [['battle', [0, 1, 9]], ['die', [0, 5, 0]], ...(over ? [['win', [0, 1]]] : [])];
+  for (const [kind, args] of events) panel.event({ kind, args, text: kind }, ['Ann', 'Bob'], null);
+}"""
+
+
+def test_a_battle_over_can_be_closed_by_the_reader(browser: Any, bench: str) -> None:  # noqa: F811
+    """On a phone an ended battle stayed pinned over the log while a bot played on (a review):
+    once it is over, the reader may close it; while it goes on, nothing closes it."""
+    page = browser.new_page()
+    try:
+        page.goto(bench + "#{}")
+        page.evaluate(CLOSABLE_JS, False)
+        assert page.locator("#closable .battle-close").count() == 0  # going on
+        page.evaluate("() => document.getElementById('closable').remove()")
+        page.evaluate(CLOSABLE_JS, True)
+        shut = page.locator("#closable .battle-close")
+        assert shut.get_attribute("aria-label") == "Close the battle"
+        shut.click()
+        assert page.evaluate("() => document.getElementById('closable').hidden") is True
+    finally:
+        page.close()

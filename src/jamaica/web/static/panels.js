@@ -137,6 +137,11 @@ export class BattlePanel {
     this.box.hidden = false;
     const head = el("div", { class: "battle-head" });
     head.append(icon("swords", 22), el("b", {}, t("Battle on space {space}", { space: f.space })));
+    if (f.over) { // over: the reader may give the board (on a phone, the log) back at once
+      const shut = el("button", { type: "button", class: "battle-close", "aria-label": t("Close the battle") }, "×");
+      shut.addEventListener("click", () => this.close());
+      head.appendChild(shut);
+    }
     const row = el("div", { class: "battle-row" });
     for (const [k, role] of [[f.attacker, t("{name} attacks", { name: names[f.attacker] })], [f.defender, t("{name} defends", { name: names[f.defender] })]]) {
       const s = f.sides[k] || {};
