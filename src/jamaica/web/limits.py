@@ -46,9 +46,8 @@ class Limits:
 
     def __post_init__(self) -> None:
         for name in ("connections_per_address", "max_connections", "message_burst",
-                     "tables_per_minute",
-                     "max_tables", "max_body", "tables_per_address", "http_burst",
-                     "ladder_games", "hello_seconds"):  # fmt: skip
+                     "tables_per_minute", "max_tables", "max_body", "tables_per_address",
+                     "http_burst", "ladder_games", "hello_seconds"):  # fmt: skip
             if getattr(self, name) < 1:
                 raise ValueError(f"{name.replace('_', '-')} must be at least 1")
         for name in ("messages_per_second", "http_per_second"):

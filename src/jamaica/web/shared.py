@@ -116,6 +116,7 @@ class Shared:
         async with self.redis.pipeline(transaction=True) as pipe:  # at once: no count between
             pipe.delete(conns)
             if self.mine.open:
+                # (a copy typed as redis takes it: dict(...) would keep str keys only)
                 counts: dict[Field, Field] = {k: v for k, v in self.mine.open.items()}
                 pipe.hset(conns, mapping=counts)
                 pipe.expire(conns, EXPIRES)

@@ -78,9 +78,9 @@ def guarded(limits: Limits) -> type[asyncio.Protocol]:
             if self._deadline is not None:
                 self._deadline.cancel()
                 self._deadline = None
-            host, self._counted = self._counted, None
-            if host is not None:
-                open_from.release(host)
+            key, self._counted = self._counted, None
+            if key is not None:
+                open_from.release(key)
 
         def handle_websocket_upgrade(self) -> None:
             super().handle_websocket_upgrade()
